@@ -1,0 +1,66 @@
+// Package folio holds the domain vocabulary of the Folio docs platform: the
+// entities (users, organizations, members, tokens, ...), their update and
+// filter types with pure validation, the role and permission tables, the list
+// cursor and the error kinds every other package speaks.
+//
+// It performs no I/O and imports only the standard library. The layers around
+// it are: internal/store (SQL), internal/app (one method per API operation,
+// authorization and transactions), internal/wire (GitBook JSON shapes) and
+// internal/httpapi (routing and HTTP concerns), put together by cmd/folio.
+package folio
+
+import (
+	"crypto/rand"
+	"time"
+)
+
+// ID is an opaque, unguessable identifier of a resource.
+type ID = string
+
+// idAlphabet holds the characters of generated ids: letters and digits, as
+// GitBook ids look, so ids stay URL-safe and selectable by double click.
+const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// idLength gives 20 characters of 62 symbols, about 119 bits of randomness.
+const idLength = 20
+
+// NewID returns a new random identifier.
+func NewID() ID { return randomString(idLength) }
+
+// randomString draws n characters uniformly from idAlphabet using crypto/rand.
+func randomString(n int) string {
+	out := make([]byte, 0, n)
+	var buf [64]byte
+	for len(out) < n {
+		rand.Read(buf[:]) // never fails (crypto/rand panics rather than return an error)
+		for _, b := range buf {
+			// 248 = 4*62: rejecting larger bytes keeps the draw uniform.
+			if b >= 248 {
+				continue
+			}
+			out = append(out, idAlphabet[b%62])
+			if len(out) == n {
+				break
+			}
+		}
+	}
+	return string(out)
+}
+
+// Caller is the authenticated principal of a request.
+type Caller struct {
+	UserID  ID
+	TokenID ID
+}
+
+// Clock tells the current time; tests inject a fixed or movable clock.
+type Clock interface {
+	Now() time.Time
+}
+
+// SystemClock is the wall clock.
+type SystemClock struct{}
+
+// Now returns the current time in UTC, truncated to microseconds, which is
+// what both stores keep.
+func (SystemClock) Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }

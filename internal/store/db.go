@@ -1,0 +1,313 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/foliodocs/folio"
+)
+
+// Config selects and tunes a store.
+type Config struct {
+	// DatabaseURL is a postgres:// URL; empty selects SQLite in DataDir.
+	DatabaseURL string
+	// DataDir holds the SQLite database file.
+	DataDir string
+	// Clock gives the time recorded at the start of each transaction.
+	Clock folio.Clock
+	// Logger receives slow or failed housekeeping; nil discards.
+	Logger *slog.Logger
+	// MaxReadConns bounds the read pool (SQLite) or the whole pool (PostgreSQL).
+	MaxReadConns int
+}
+
+// DB is a migrated database of either dialect. Reads go to a pool of
+// connections; writes to the writer pool, which for SQLite is a single
+// connection taking the write lock at BEGIN, so writers queue in Go instead
+// of failing with SQLITE_BUSY.
+type DB struct {
+	d      dialect
+	read   *pool
+	write  *pool
+	clock  folio.Clock
+	logger *slog.Logger
+	dir    string // SQLite data folder
+}
+
+// pool is a database/sql pool with a cache of prepared statements: most
+// queries are the same few strings, and preparing each time costs more than
+// running them on the SQLite hot path.
+type pool struct {
+	db    *sql.DB
+	mu    sync.RWMutex
+	stmts map[string]*sql.Stmt
+}
+
+func newPool(db *sql.DB) *pool { return &pool{db: db, stmts: make(map[string]*sql.Stmt)} }
+
+// stmt returns the prepared form of query, keyed by its text before rebind
+// so the hot path neither rebinds nor allocates.
+func (p *pool) stmt(ctx context.Context, query string, rebind func(string) string) (*sql.Stmt, error) {
+	p.mu.RLock()
+	s := p.stmts[query]
+	p.mu.RUnlock()
+	if s != nil {
+		return s, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s := p.stmts[query]; s != nil {
+		return s, nil
+	}
+	s, err := p.db.PrepareContext(ctx, rebind(query))
+	if err != nil {
+		return nil, err
+	}
+	p.stmts[query] = s
+	return s, nil
+}
+
+func (p *pool) close() error {
+	p.mu.Lock()
+	for _, s := range p.stmts {
+		s.Close()
+	}
+	p.stmts = nil
+	p.mu.Unlock()
+	return p.db.Close()
+}
+
+// Open connects to the configured store and applies pending migrations.
+// A database migrated by a newer Folio is refused with a clear error.
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	db, err := Connect(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Connect opens the store without migrating it.
+func Connect(ctx context.Context, cfg Config) (*DB, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = folio.SystemClock{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxReadConns <= 0 {
+		cfg.MaxReadConns = 8
+	}
+	var (
+		db  *DB
+		err error
+	)
+	if cfg.DatabaseURL != "" {
+		db, err = openPostgres(ctx, cfg)
+	} else {
+		db, err = openSQLite(ctx, cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	db.clock = cfg.Clock
+	db.logger = cfg.Logger
+	if cfg.DatabaseURL == "" {
+		db.dir = cfg.DataDir
+	}
+	return db, nil
+}
+
+// Close releases every connection.
+func (db *DB) Close() error {
+	err := db.read.close()
+	if db.write != db.read {
+		err = errors.Join(err, db.write.close())
+	}
+	return err
+}
+
+// DataDir is the folder of the SQLite database, empty for PostgreSQL.
+func (db *DB) DataDir() string { return db.dir }
+
+// Dialect names the store: "sqlite" or "postgres".
+func (db *DB) Dialect() string { return db.d.name() }
+
+// Ping checks that the database answers, for health checks.
+func (db *DB) Ping(ctx context.Context) error {
+	return db.read.db.PingContext(ctx)
+}
+
+// Tx runs queries of one unit of work. Inside Write it wraps a transaction;
+// inside Read it runs each query on its own (no snapshot across queries,
+// which keeps hot reads cheap). Now is the time recorded when it started.
+type Tx struct {
+	db  *DB
+	p   *pool
+	tx  *sql.Tx
+	Now time.Time
+}
+
+// Read runs fn with a read-only Tx outside any transaction.
+func (db *DB) Read(ctx context.Context, fn func(*Tx) error) error {
+	return fn(&Tx{db: db, p: db.read, Now: db.clock.Now()})
+}
+
+// Write runs fn in one transaction, committed when fn returns nil and
+// rolled back otherwise. Writers are serialized on SQLite.
+func (db *DB) Write(ctx context.Context, fn func(*Tx) error) (err error) {
+	stx, err := db.write.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	t := &Tx{db: db, p: db.write, tx: stx, Now: db.clock.Now()}
+	defer func() {
+		if p := recover(); p != nil {
+			stx.Rollback()
+			panic(p)
+		}
+	}()
+	if err := fn(t); err != nil {
+		stx.Rollback()
+		return err
+	}
+	if err := stx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", db.d.translate(err))
+	}
+	return nil
+}
+
+// exec runs a statement that returns no rows and reports the rows affected,
+// using the statement cache on reads with the statement cache on reads. Inside a write
+// transaction it runs on the transaction directly: the SQLite writer pool
+// has one connection, held by the transaction, so preparing on the pool
+// would wait for itself.
+func (t *Tx) exec(ctx context.Context, query string, args ...any) (int64, error) {
+	var (
+		res sql.Result
+		err error
+	)
+	if t.tx != nil {
+		res, err = t.tx.ExecContext(ctx, t.db.d.rebind(query), args...)
+	} else {
+		var s *sql.Stmt
+		if s, err = t.p.stmt(ctx, query, t.db.d.rebind); err == nil {
+			res, err = s.ExecContext(ctx, args...)
+		}
+	}
+	if err != nil {
+		return 0, t.db.d.translate(err)
+	}
+	return res.RowsAffected()
+}
+
+// query runs a statement returning rows and calls scan for each row.
+func (t *Tx) query(ctx context.Context, query string, args []any, scan func(*sql.Rows) error) error {
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if t.tx != nil {
+		rows, err = t.tx.QueryContext(ctx, t.db.d.rebind(query), args...)
+	} else {
+		var s *sql.Stmt
+		if s, err = t.p.stmt(ctx, query, t.db.d.rebind); err == nil {
+			rows, err = s.QueryContext(ctx, args...)
+		}
+	}
+	if err != nil {
+		return t.db.d.translate(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return t.db.d.translate(err)
+	}
+	return nil
+}
+
+// one runs a statement expected to return at most one row and calls scan
+// on it; it returns sql.ErrNoRows when there is none. It always steps the
+// statement to its end: SQLite only checkpoints the WAL after a statement
+// completes, and database/sql's QueryRow resets an UPDATE ... RETURNING
+// after its first row, which lets the WAL grow without bound.
+func (t *Tx) one(ctx context.Context, query string, args []any, scan func(*sql.Rows) error) error {
+	found := false
+	err := t.query(ctx, query, args, func(rows *sql.Rows) error {
+		if found {
+			return nil
+		}
+		found = true
+		return scan(rows)
+	})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return sql.ErrNoRows
+	}
+	return nil
+}
+
+// get is one that scans the row into dest.
+func (t *Tx) get(ctx context.Context, query string, args []any, dest ...any) error {
+	return t.one(ctx, query, args, func(rows *sql.Rows) error { return rows.Scan(dest...) })
+}
+
+// notFound turns sql.ErrNoRows into a folio.NotFound error with msg and
+// wraps every other error with the operation's name.
+func notFound(err error, op, msg string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return folio.Errorf(folio.NotFound, "%s", msg)
+	}
+	if folio.KindOf(err) != folio.Internal {
+		return err
+	}
+	return fmt.Errorf("store: %s: %w", op, err)
+}
+
+// wrap names the operation of a failed query, keeping translated kinds.
+func wrap(err error, op string) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("store: %s: %w", op, err)
+}
+
+// micros converts a time to the stored form: microseconds since the epoch,
+// which both dialects store, compare and index the same way.
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+// fromMicros converts a stored time back.
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// nullMicros converts an optional stored time.
+func nullMicros(n sql.NullInt64) *time.Time {
+	if !n.Valid {
+		return nil
+	}
+	t := fromMicros(n.Int64)
+	return &t
+}
+
+// placeholders returns "?, ?, ?" for n arguments.
+func placeholders(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strings.Repeat("?, ", n-1) + "?"
+}

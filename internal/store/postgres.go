@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/foliodocs/folio"
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+)
+
+type postgresDialect struct {
+	rebound sync.Map // query with ? → query with $n
+}
+
+func (*postgresDialect) name() string      { return "postgres" }
+func (*postgresDialect) forUpdate() string { return " FOR UPDATE" }
+
+// rebind turns "?" placeholders into PostgreSQL's "$n". Queries never hold a
+// literal question mark.
+func (d *postgresDialect) rebind(q string) string {
+	if v, ok := d.rebound.Load(q); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	out := b.String()
+	d.rebound.Store(q, out)
+	return out
+}
+
+// translate maps PostgreSQL constraint errors to folio kinds.
+func (*postgresDialect) translate(err error) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch pe.Code {
+	case "23505":
+		return &folio.Error{Kind: folio.Conflict, Message: "a resource with the same unique value already exists", Err: err}
+	case "23503":
+		return &folio.Error{Kind: folio.Invalid, Message: "a referenced resource does not exist", Err: err}
+	case "40001", "40P01":
+		return &folio.Error{Kind: folio.Unavailable, Message: "the database is busy, try again", Err: err}
+	}
+	return err
+}
+
+func openPostgres(ctx context.Context, cfg Config) (*DB, error) {
+	db, err := sql.Open("pgx", cfg.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("store: open postgres: %w", err)
+	}
+	n := cfg.MaxReadConns * 2
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: connect to postgres: %w", err)
+	}
+	p := newPool(db)
+	return &DB{d: &postgresDialect{}, read: p, write: p}, nil
+}

@@ -1,0 +1,100 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/foliodocs/folio"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// SQLiteFile is the name of the database file inside the data folder.
+const SQLiteFile = "folio.db"
+
+type sqliteDialect struct{}
+
+func (sqliteDialect) name() string           { return "sqlite" }
+func (sqliteDialect) rebind(q string) string { return q }
+func (sqliteDialect) forUpdate() string      { return "" }
+
+// translate maps SQLite constraint errors to folio kinds.
+func (sqliteDialect) translate(err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() {
+	case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+		return &folio.Error{Kind: folio.Conflict, Message: "a resource with the same unique value already exists", Err: err}
+	case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+		return &folio.Error{Kind: folio.Invalid, Message: "a referenced resource does not exist", Err: err}
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return &folio.Error{Kind: folio.Unavailable, Message: "the database is busy, try again", Err: err}
+	}
+	return err
+}
+
+// sqlitePragmas apply to every connection. WAL lets readers run beside the
+// writer; synchronous=NORMAL is durable across application crashes in WAL
+// mode; the page cache is capped (negative = KiB) to bound memory.
+var sqlitePragmas = []string{
+	"busy_timeout(10000)",
+	"journal_mode(WAL)",
+	"foreign_keys(1)",
+	"synchronous(NORMAL)",
+	"cache_size(-4096)",
+	"temp_store(MEMORY)",
+	"journal_size_limit(67108864)",
+}
+
+func sqliteDSN(path string, write bool) string {
+	q := url.Values{}
+	for _, p := range sqlitePragmas {
+		q.Add("_pragma", p)
+	}
+	if write {
+		// BEGIN IMMEDIATE takes the write lock up front, so a transaction
+		// that reads then writes cannot fail halfway with SQLITE_BUSY.
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(1)")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+func openSQLite(ctx context.Context, cfg Config) (*DB, error) {
+	if cfg.DataDir == "" {
+		return nil, errors.New("store: no data folder given for SQLite")
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: create data folder: %w", err)
+	}
+	path := filepath.Join(cfg.DataDir, SQLiteFile)
+	w, err := sql.Open("sqlite", sqliteDSN(path, true))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	// The writer connection sets WAL mode first, before readers open.
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", sqliteDSN(path, false))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(cfg.MaxReadConns)
+	r.SetMaxIdleConns(cfg.MaxReadConns)
+	r.SetConnMaxLifetime(0)
+	return &DB{d: sqliteDialect{}, read: newPool(r), write: newPool(w)}, nil
+}
