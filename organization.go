@@ -1,6 +1,7 @@
 package folio
 
 import (
+	"encoding/json"
 	"net/url"
 	"regexp"
 	"slices"
@@ -323,4 +324,23 @@ func oneOf(field, v string, set []string) error {
 		return FieldErrorf(field, "%s must be one of %s", field, strings.Join(set, ", "))
 	}
 	return nil
+}
+
+// MarshalJSON writes users exactly for the rules that take users, so an
+// empty list survives a round trip.
+func (r MergeRule) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		Rule       string  `json:"rule"`
+		Users      *[]ID   `json:"users,omitempty"`
+		Expression *string `json:"expression,omitempty"`
+	}
+	p := plain{Rule: r.Rule, Expression: r.Expression}
+	if slices.Contains(userListRules, r.Rule) {
+		users := r.Users
+		if users == nil {
+			users = []ID{}
+		}
+		p.Users = &users
+	}
+	return json.Marshal(p)
 }

@@ -54,3 +54,38 @@ func TouchMember(ctx context.Context, t *Tx, orgID, userID folio.ID) (time.Time,
 	}
 	return fromMicros(seen), nil
 }
+
+// NonMembers returns the ids among ids that are not members of the
+// organization, in the order given, in one query.
+func NonMembers(ctx context.Context, t *Tx, orgID folio.ID, ids []folio.ID) ([]folio.ID, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	found := make(map[folio.ID]bool, len(ids))
+	args := append([]any{orgID}, toAny(ids)...)
+	err := t.query(ctx, `SELECT user_id FROM members WHERE organization_id = ? AND user_id IN (`+placeholders(len(ids))+`)`, args,
+		func(r *sql.Rows) error {
+			var id folio.ID
+			err := r.Scan(&id)
+			found[id] = true
+			return err
+		})
+	if err != nil {
+		return nil, wrap(err, "find members")
+	}
+	var missing []folio.ID
+	for _, id := range ids {
+		if !found[id] {
+			missing = append(missing, id)
+		}
+	}
+	return missing, nil
+}
+
+func toAny[T any](in []T) []any {
+	out := make([]any, len(in))
+	for i, v := range in {
+		out[i] = v
+	}
+	return out
+}

@@ -178,3 +178,15 @@ func UpdateOrganization(ctx context.Context, t *Tx, id folio.ID, u *folio.Organi
 	}
 	return nil
 }
+
+// GetOrganization returns an organization regardless of membership, for
+// operations that are not made on behalf of a member (the command line).
+func GetOrganization(ctx context.Context, t *Tx, id folio.ID) (*folio.Organization, error) {
+	var v folio.OrganizationView
+	err := t.one(ctx, `SELECT `+orgColumns+`, NULL FROM organizations o WHERE o.id = ?`, []any{id},
+		func(r *sql.Rows) error { return scanOrgView(r, &v) })
+	if err != nil {
+		return nil, notFound(err, "get organization", "organization not found")
+	}
+	return &v.Organization, nil
+}

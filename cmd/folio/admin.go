@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
+)
+
+func runInit(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("init", stderr)
+	var (
+		sf               storeFlags
+		email, name, org string
+		asJSON           bool
+	)
+	sf.register(fs, getenv)
+	fs.StringVar(&email, "email", "", "email of the first admin (required)")
+	fs.StringVar(&name, "name", "", "display name of the first admin")
+	fs.StringVar(&org, "org", "My organization", "title of the first organization")
+	fs.BoolVar(&asJSON, "json", false, `print {"user":ID,"organization":ID,"token":TOKEN}`)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if email == "" {
+		return fmt.Errorf("init: --email is required")
+	}
+	db, err := sf.open(ctx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	b, err := app.New(app.Config{DB: db}).Init(ctx, app.InitInput{Email: email, Name: name, OrgTitle: org})
+	if err != nil {
+		return fmt.Errorf("init: %s", describe(err))
+	}
+	if asJSON {
+		return json.NewEncoder(stdout).Encode(struct {
+			User         string `json:"user"`
+			Organization string `json:"organization"`
+			Token        string `json:"token"`
+		}{b.User.ID, b.Organization.ID, b.Token})
+	}
+	printBootstrap(stdout, b, "")
+	return nil
+}
+
+// printBootstrap shows the first admin's token, the only time it is shown.
+func printBootstrap(w io.Writer, b *app.Bootstrap, baseURL string) {
+	fmt.Fprintf(w, "\nFolio created the first admin user %s (%s),\nthe organization %q (%s) and an API token.\n",
+		b.User.Email, b.User.ID, b.Organization.Title, b.Organization.ID)
+	fmt.Fprintf(w, "\nThe token is shown only this once; keep it somewhere safe:\n\n    %s\n\n", b.Token)
+	if baseURL != "" {
+		fmt.Fprintf(w, "Try it:\n\n    curl -H 'Authorization: Bearer %s' %s/v1/user\n\n", b.Token, baseURL)
+	}
+}
+
+func runUsersCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("users create", stderr)
+	var (
+		sf                     storeFlags
+		email, name, org, role string
+		asJSON                 bool
+	)
+	sf.register(fs, getenv)
+	fs.StringVar(&email, "email", "", "email of the new user (required)")
+	fs.StringVar(&name, "name", "", "display name")
+	fs.StringVar(&org, "org", "", "organization id to add the user to")
+	fs.StringVar(&role, "role", "", "role in --org: admin, create, review, edit, comment, read, or guest")
+	fs.BoolVar(&asJSON, "json", false, `print {"user":ID,"token":TOKEN}`)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if email == "" {
+		return fmt.Errorf("users create: --email is required")
+	}
+	if org == "" && role != "" {
+		return fmt.Errorf("users create: --role needs --org")
+	}
+	if org != "" && role == "" {
+		return fmt.Errorf("users create: --org needs --role")
+	}
+	r := folio.Role(role)
+	if role == "guest" {
+		r = folio.RoleGuest
+	} else if org != "" && r.Rank() == 0 {
+		return fmt.Errorf("users create: --role must be admin, create, review, edit, comment, read or guest")
+	}
+	db, err := sf.open(ctx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	acc, err := app.New(app.Config{DB: db}).CreateAccount(ctx, app.NewAccount{
+		Email: email, Name: name, Organization: org, Role: r, TokenLabel: "created by folio users create"})
+	if err != nil {
+		return fmt.Errorf("users create: %s", describe(err))
+	}
+	if asJSON {
+		return json.NewEncoder(stdout).Encode(struct {
+			User  string `json:"user"`
+			Token string `json:"token"`
+		}{acc.User.ID, acc.Token})
+	}
+	fmt.Fprintf(stdout, "Created user %s (%s).\nAPI token, shown only this once:\n\n    %s\n\n", acc.User.Email, acc.User.ID, acc.Token)
+	return nil
+}
+
+func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("migrate", stderr)
+	var sf storeFlags
+	sf.register(fs, getenv)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	db, err := sf.open(ctx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	cur, _, err := db.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "the %s database is at schema version %d\n", db.Dialect(), cur)
+	return nil
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/httpapi"
+)
+
+// shutdownGrace is how long in-flight requests may take to finish after
+// SIGINT or SIGTERM.
+const shutdownGrace = 30 * time.Second
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", stderr)
+	var (
+		sf                                    storeFlags
+		addr, publicURL, logLevel, adminEmail string
+		accessLog                             bool
+		maxBody                               int64
+	)
+	sf.register(fs, getenv)
+	fs.StringVar(&addr, "addr", envOr(getenv, "FOLIO_ADDR", "127.0.0.1:8080"), "address to listen on (FOLIO_ADDR)")
+	fs.StringVar(&publicURL, "public-url", getenv("FOLIO_PUBLIC_URL"),
+		"absolute URL clients reach the server at, used in every urls field; default from --addr (FOLIO_PUBLIC_URL)")
+	fs.StringVar(&logLevel, "log-level", envOr(getenv, "FOLIO_LOG_LEVEL", "info"), "debug, info, warn or error (FOLIO_LOG_LEVEL)")
+	fs.BoolVar(&accessLog, "access-log", envOr(getenv, "FOLIO_ACCESS_LOG", "true") == "true", "log one line per request (FOLIO_ACCESS_LOG)")
+	fs.Int64Var(&maxBody, "max-body", envInt(getenv, "FOLIO_MAX_BODY", httpapi.DefaultMaxBody), "request body limit in bytes (FOLIO_MAX_BODY)")
+	fs.StringVar(&adminEmail, "admin-email", envOr(getenv, "FOLIO_ADMIN_EMAIL", "admin@localhost"),
+		"email of the first admin created on an empty database (FOLIO_ADMIN_EMAIL)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger, err := newLogger(stderr, logLevel)
+	if err != nil {
+		return err
+	}
+
+	db, err := sf.open(ctx, logger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a := app.New(app.Config{DB: db, Logger: logger})
+
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	defer ln.Close()
+	if publicURL == "" {
+		publicURL = defaultPublicURL(ln.Addr().(*net.TCPAddr))
+	}
+
+	// On an empty database, create the first admin. Several servers starting
+	// together agree on one through the store, and the others carry on.
+	b, err := a.Init(ctx, app.InitInput{Email: adminEmail})
+	switch {
+	case err == nil:
+		printBootstrap(stdout, b, publicURL)
+	case errors.Is(err, app.ErrNotEmpty):
+	default:
+		return fmt.Errorf("create the first admin: %s", describe(err))
+	}
+
+	srv := &http.Server{
+		Handler:           httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody, AccessLog: accessLog}),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "public_url", publicURL, "store", db.Dialect())
+	fmt.Fprintf(stdout, "folio: listening on http://%s (store: %s)\n", ln.Addr(), db.Dialect())
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: waiting for in-flight requests", "grace", shutdownGrace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+func defaultPublicURL(a *net.TCPAddr) string {
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
+}
+
+func envInt(getenv func(string) string, key string, def int64) int64 {
+	if v, err := strconv.ParseInt(getenv(key), 10, 64); err == nil {
+		return v
+	}
+	return def
+}
+
+// describe shows an error to an operator: the user-facing message for
+// known kinds, the whole chain for internal errors.
+func describe(err error) string {
+	if folio.KindOf(err) == folio.Internal {
+		return err.Error()
+	}
+	return folio.MessageOf(err)
+}

@@ -1,0 +1,50 @@
+package app
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+// Config holds what an App needs.
+type Config struct {
+	DB     *store.DB
+	Clock  folio.Clock
+	Logger *slog.Logger
+	// TokenCacheTTL is how long a verified token is trusted without asking
+	// the database again; 0 selects DefaultTokenCacheTTL, a negative value
+	// disables the cache.
+	TokenCacheTTL time.Duration
+}
+
+// DefaultTokenCacheTTL bounds how long a token revoked through another
+// server process keeps working on this one.
+const DefaultTokenCacheTTL = 10 * time.Second
+
+// App runs the API operations.
+type App struct {
+	db     *store.DB
+	clock  folio.Clock
+	logger *slog.Logger
+	tokens *tokenCache
+}
+
+// New returns an App over a migrated store.
+func New(cfg Config) *App {
+	if cfg.Clock == nil {
+		cfg.Clock = folio.SystemClock{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	ttl := cfg.TokenCacheTTL
+	if ttl == 0 {
+		ttl = DefaultTokenCacheTTL
+	}
+	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl)}
+}
+
+// DB returns the store, for health checks.
+func (a *App) DB() *store.DB { return a.db }

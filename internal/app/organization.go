@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+// ListOrganizations lists the caller's organizations.
+func (a *App) ListOrganizations(ctx context.Context, caller folio.Caller, opts folio.ListOptions) (l folio.List[folio.OrganizationView], err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		l, err = store.ListOrganizationsForUser(ctx, tx, caller.UserID, opts)
+		return err
+	})
+	return l, err
+}
+
+// GetOrganization returns an organization the caller is a member of, and
+// NotFound for any other.
+func (a *App) GetOrganization(ctx context.Context, caller folio.Caller, id folio.ID) (v *folio.OrganizationView, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		v, err = store.GetOrganizationView(ctx, tx, id, caller.UserID)
+		return err
+	})
+	return v, err
+}
+
+// CreateOrganization creates an organization with the caller as its admin.
+// It returns Invalid, or Conflict when the hostname is taken.
+func (a *App) CreateOrganization(ctx context.Context, caller folio.Caller, in folio.NewOrganization) (v *folio.OrganizationView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		v, err = createOrganization(ctx, tx, caller.UserID, in)
+		return err
+	})
+	return v, err
+}
+
+// createOrganization validates in and creates the organization with owner
+// as admin. The defaults of a self-hosted organization are explained in
+// docs/decisions.md.
+func createOrganization(ctx context.Context, tx *store.Tx, owner folio.ID, in folio.NewOrganization) (*folio.OrganizationView, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	o := folio.Organization{
+		ID: folio.NewID(), Title: in.Title, CreatedAt: tx.Now, UpdatedAt: tx.Now,
+		EmailDomains: []string{}, Hostname: in.Hostname, Type: in.Type, UseCase: in.UseCase,
+		CommunityType: in.CommunityType, DefaultRole: folio.RoleRead, InviteLinks: true,
+		MergeRules: folio.MergeRules{Type: "none"},
+	}
+	if err := store.CreateOrganization(ctx, tx, &o); err != nil {
+		return nil, err
+	}
+	m := folio.Member{OrganizationID: o.ID, UserID: owner, Role: folio.RoleAdmin, JoinedAt: tx.Now}
+	if err := store.AddMember(ctx, tx, &m); err != nil {
+		return nil, err
+	}
+	return &folio.OrganizationView{Organization: o, CallerRole: folio.RoleAdmin}, nil
+}
+
+// UpdateOrganization changes the fields present in u. Non-members get
+// NotFound, members who are not admins Forbidden; then the update is
+// validated (Invalid) and written (Conflict for a taken hostname).
+func (a *App) UpdateOrganization(ctx context.Context, caller folio.Caller, id folio.ID, u *folio.OrganizationUpdate) (v *folio.OrganizationView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		role, err := store.MemberRole(ctx, tx, id, caller.UserID)
+		if err != nil {
+			return err
+		}
+		if !folio.OrgPermissions(role, false).Admin {
+			return folio.Errorf(folio.Forbidden, "only organization admins can update the organization")
+		}
+		if err := u.Validate(); err != nil {
+			return err
+		}
+		if u.DefaultContent.Present() {
+			// Sites do not exist yet, so no site can be the default content.
+			return folio.FieldErrorf("defaultContent", "defaultContent: site %s not found in the organization", u.DefaultContent.Value.Site)
+		}
+		if u.MergeRules.Present() {
+			if err := checkMembers(ctx, tx, id, u.MergeRules.Value.UserIDs()); err != nil {
+				return err
+			}
+		}
+		if !u.Empty() {
+			if err := store.UpdateOrganization(ctx, tx, id, u); err != nil {
+				return err
+			}
+		}
+		v, err = store.GetOrganizationView(ctx, tx, id, caller.UserID)
+		return err
+	})
+	return v, err
+}
+
+// checkMembers returns Invalid unless every user id is a member of the organization.
+func checkMembers(ctx context.Context, tx *store.Tx, orgID folio.ID, ids []folio.ID) error {
+	missing, err := store.NonMembers(ctx, tx, orgID, ids)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return folio.FieldErrorf("mergeRules", "mergeRules: %s is not a member of the organization", missing[0])
+	}
+	return nil
+}

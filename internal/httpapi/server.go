@@ -1,0 +1,235 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/wire"
+)
+
+// DefaultMaxBody is the default request body limit.
+const DefaultMaxBody = 10 << 20
+
+// Config holds what a Server needs.
+type Config struct {
+	App       *app.App
+	Logger    *slog.Logger
+	PublicURL string // absolute base of every URL in responses, no trailing slash
+	MaxBody   int64  // request body limit in bytes; 0 selects DefaultMaxBody
+	// AccessLog logs one line per request at Info level.
+	AccessLog bool
+}
+
+// Server is the HTTP handler of the whole API.
+type Server struct {
+	app       *app.App
+	logger    *slog.Logger
+	urls      wire.URLs
+	maxBody   int64
+	accessLog bool
+	mux       *http.ServeMux
+	metrics   *metrics
+}
+
+// New builds the handler with every route registered.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	s := &Server{
+		app: cfg.App, logger: cfg.Logger, maxBody: cfg.MaxBody, accessLog: cfg.AccessLog,
+		urls: wire.URLs{Public: strings.TrimRight(cfg.PublicURL, "/")},
+		mux:  http.NewServeMux(), metrics: newMetrics(),
+	}
+	s.routes()
+	// Anything no route claims: 405 when the path exists for other methods,
+	// 404 otherwise, both as JSON errors.
+	s.mux.Handle("/", s.wrap("unmatched", false, s.notRouted))
+	return s
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// handlerFunc is a handler that returns its error, which the adapter
+// renders, so no handler can forget to answer after a failure.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// authed marks routes that need an API token.
+const (
+	authed = true
+	public = false
+)
+
+// handle registers one route.
+func (s *Server) handle(pattern string, auth bool, h handlerFunc) {
+	s.mux.Handle(pattern, s.wrap(pattern, auth, h))
+}
+
+type ctxKey int
+
+const (
+	callerKey ctxKey = iota
+	requestIDKey
+)
+
+// caller returns the authenticated caller of a request.
+func caller(r *http.Request) folio.Caller {
+	c, _ := r.Context().Value(callerKey).(folio.Caller)
+	return c
+}
+
+func requestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// wrap is the middleware of every route: request id, panic recovery,
+// authentication, body checks, error rendering, metrics and access log.
+func (s *Server) wrap(route string, auth bool, h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rid := requestID(r)
+		w.Header().Set("X-Request-Id", rid)
+		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, rid))
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.logger.LogAttrs(r.Context(), slog.LevelError, "panic",
+					slog.String("request_id", rid), slog.String("route", route),
+					slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
+				if sw.status == 0 {
+					s.writeError(sw, r, fmt.Errorf("panic: %v", p))
+				}
+			}
+			s.observe(r, route, sw.status, start)
+		}()
+		if err := s.serve(sw, r, auth, h); err != nil {
+			if sw.status != 0 {
+				// The answer has started; all that is left is to log.
+				s.logger.LogAttrs(r.Context(), slog.LevelError, "error after response started",
+					slog.String("request_id", rid), slog.String("error", err.Error()))
+				return
+			}
+			s.writeError(sw, r, err)
+		}
+	})
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, auth bool, h handlerFunc) error {
+	if auth {
+		c, err := s.authenticate(r)
+		if err != nil {
+			return err
+		}
+		r = r.WithContext(context.WithValue(r.Context(), callerKey, c))
+	}
+	if err := s.checkBody(w, r); err != nil {
+		return err
+	}
+	return h(w, r)
+}
+
+// authenticate reads the bearer token.
+func (s *Server) authenticate(r *http.Request) (folio.Caller, error) {
+	h := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return folio.Caller{}, folio.Errorf(folio.Unauthenticated, "a valid API token is required: send Authorization: Bearer <token>")
+	}
+	return s.app.Authenticate(r.Context(), strings.TrimSpace(token))
+}
+
+// requestID takes the client's X-Request-Id when it is short and plain, so
+// a request can be followed through proxies, and makes one otherwise.
+func requestID(r *http.Request) string {
+	if id := r.Header.Get("X-Request-Id"); id != "" && len(id) <= 64 && printableASCII(id) {
+		return id
+	}
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// statusWriter records the status of the answer.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe records metrics and the access log line of a finished request.
+func (s *Server) observe(r *http.Request, route string, status int, start time.Time) {
+	if status == 0 {
+		status = http.StatusOK
+	}
+	d := time.Since(start)
+	s.metrics.observe(route, r.Method, status, d)
+	if s.accessLog {
+		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("request_id", requestIDFrom(r.Context())),
+			slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
+			slog.Int("status", status), slog.Duration("duration", d))
+	}
+}
+
+var probeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// notRouted answers requests no route claims.
+func (s *Server) notRouted(w http.ResponseWriter, r *http.Request) error {
+	var allowed []string
+	for _, m := range probeMethods {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, p := s.mux.Handler(probe); p != "" && p != "/" {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) > 0 {
+		return &folio.Error{Kind: folio.MethodNotAllowed, Field: strings.Join(allowed, ", "),
+			Message: fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)}
+	}
+	return folio.Errorf(folio.NotFound, "no route for %s %s", r.Method, r.URL.Path)
+}
