@@ -147,7 +147,10 @@ func (u *OrganizationUpdate) Validate() error {
 		}
 		u.EmailDomains.Value = domains
 	}
-	if u.Hostname.Present() {
+	if u.Hostname.Set {
+		if u.Hostname.Null {
+			return FieldErrorf("hostname", "hostname cannot be null")
+		}
 		if err := validateHostname(u.Hostname.Value); err != nil {
 			return err
 		}

@@ -90,7 +90,7 @@ func decodeError(err error) error {
 		return fe
 	case errors.As(err, &typeErr):
 		if typeErr.Field == "" {
-			return folio.Errorf(folio.Invalid, "request body must be a JSON %s", jsonKind(typeErr.Type.String()))
+			return folio.Errorf(folio.Invalid, "invalid request body: expected %s", jsonKind(typeErr.Type.String()))
 		}
 		return folio.FieldErrorf(typeErr.Field, "invalid value for %q: expected %s", typeErr.Field, jsonKind(typeErr.Type.String()))
 	case errors.As(err, &syntaxErr):

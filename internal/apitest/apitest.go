@@ -1,0 +1,276 @@
+// Package apitest runs API tests against the real handler chain that
+// "folio serve" uses, on an httptest server, once per store (SQLite, and
+// PostgreSQL when configured). Its client checks every exchange against the
+// GitBook OpenAPI reference when it is present (FOLIO_GITBOOK_SPEC, or the
+// default cache of ../shared/tools/gitbook-spec), so every test is also a
+// wire-compatibility test. Fixtures are made through app calls, not SQL.
+//
+// Allowed imports: anything (tests only).
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/apitest/specval"
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/httpapi"
+	"github.com/foliodocs/folio/internal/store"
+	"github.com/foliodocs/folio/internal/store/storetest"
+)
+
+// Options tune a test server.
+type Options struct {
+	MaxBody int64 // request body limit; 0 keeps the default
+}
+
+// Server is a running API over one store.
+type Server struct {
+	Store string // "sqlite" or "postgres"
+	URL   string // base URL, without /v1
+	DB    *store.DB
+	App   *app.App
+	Clock *Clock
+	spec  *specval.Validator
+}
+
+// Run runs fn once per store, as parallel subtests, each with a new server
+// over an empty database.
+func Run(t *testing.T, fn func(t *testing.T, s *Server)) {
+	t.Helper()
+	RunOptions(t, Options{}, fn)
+}
+
+// RunOptions is Run with options.
+func RunOptions(t *testing.T, opts Options, fn func(t *testing.T, s *Server)) {
+	t.Helper()
+	for _, kind := range storetest.Stores(t) {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			fn(t, New(t, kind, opts))
+		})
+	}
+}
+
+// New starts a server over a new database of the given kind.
+func New(t testing.TB, kind string, opts Options) *Server {
+	t.Helper()
+	clock := &Clock{}
+	db := storetest.Open(t, kind, store.Config{Clock: clock})
+	a := app.New(app.Config{DB: db, Clock: clock})
+	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t)}
+	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, PublicURL: "http://folio.test"})
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	s.URL = ts.URL
+	return s
+}
+
+// Clock is a test clock: the wall clock until Set or Advance fix it.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.now.IsZero() {
+		return folio.SystemClock{}.Now()
+	}
+	return c.now
+}
+
+// Set fixes the clock at t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.now = t.UTC().Truncate(time.Microsecond)
+	c.mu.Unlock()
+}
+
+// Advance moves the clock forward, fixing it first if needed.
+func (c *Clock) Advance(d time.Duration) {
+	c.Set(c.Now().Add(d))
+}
+
+var (
+	specOnce sync.Once
+	spec     *specval.Validator
+	specErr  error
+)
+
+// SpecPath returns the GitBook reference to validate against, or "".
+func SpecPath() string {
+	if p := os.Getenv("FOLIO_GITBOOK_SPEC"); p != "" {
+		return p
+	}
+	home, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(home, "folio", "gitbook-api-0.143.2", "spec", "openapi.json")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+func loadSpec(t testing.TB) *specval.Validator {
+	t.Helper()
+	path := SpecPath()
+	if path == "" {
+		return nil
+	}
+	specOnce.Do(func() { spec, specErr = specval.Load(path) })
+	if specErr != nil {
+		t.Fatalf("load GitBook reference %s: %v", path, specErr)
+	}
+	return spec
+}
+
+// Response is an answer of the server, body read.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	req    string
+}
+
+// JSON decodes the body into v, failing the test on error.
+func (r *Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("%s: decode body %q: %v", r.req, r.Body, err)
+	}
+}
+
+// Map decodes the body as a JSON object.
+func (r *Response) Map(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	r.JSON(t, &m)
+	return m
+}
+
+// WantStatus fails the test unless the status is want.
+func (r *Response) WantStatus(t testing.TB, want int) *Response {
+	t.Helper()
+	if r.Status != want {
+		t.Fatalf("%s: status %d, want %d; body: %s", r.req, r.Status, want, r.Body)
+	}
+	return r
+}
+
+// WantError fails the test unless the answer is the GitBook error body with
+// status code and a message containing msg.
+func (r *Response) WantError(t testing.TB, code int, msg string) {
+	t.Helper()
+	r.WantStatus(t, code)
+	var e struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	r.JSON(t, &e)
+	if e.Error.Code != code {
+		t.Fatalf("%s: error.code %d, want %d", r.req, e.Error.Code, code)
+	}
+	if !strings.Contains(e.Error.Message, msg) {
+		t.Fatalf("%s: error message %q does not contain %q", r.req, e.Error.Message, msg)
+	}
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("%s: error Content-Type %q", r.req, ct)
+	}
+}
+
+// Do sends a request with token (none when empty) and a body: nil for none,
+// a string or []byte sent as is, anything else encoded as JSON. Bodies are
+// sent as application/json.
+func (s *Server) Do(t testing.TB, token, method, path string, body any) *Response {
+	t.Helper()
+	var raw []byte
+	switch b := body.(type) {
+	case nil:
+	case string:
+		raw = []byte(b)
+	case []byte:
+		raw = b
+	default:
+		var err error
+		if raw, err = json.Marshal(body); err != nil {
+			t.Fatalf("encode body: %v", err)
+		}
+	}
+	h := http.Header{}
+	if raw != nil {
+		h.Set("Content-Type", "application/json")
+	}
+	return s.DoRaw(t, token, method, path, h, raw)
+}
+
+// DoRaw sends a request with the given headers and raw body, and validates
+// the exchange against the GitBook reference.
+func (s *Server) DoRaw(t testing.TB, token, method, path string, header http.Header, body []byte) *Response {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	return s.do(t, token, method, path, header, rd, body)
+}
+
+func (s *Server) do(t testing.TB, token, method, path string, header http.Header, rd io.Reader, body []byte) *Response {
+	t.Helper()
+	req, err := http.NewRequest(method, s.URL+path, rd)
+	if err != nil {
+		t.Fatalf("new request: %v", err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	rb, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", method, path, err)
+	}
+	r := &Response{Status: res.StatusCode, Header: res.Header, Body: rb, req: method + " " + path}
+	if s.spec != nil {
+		u, _ := url.Parse(s.URL + path)
+		_, err := s.spec.Check(context.Background(), specval.Exchange{
+			Method: method, URL: u, Header: req.Header, Body: body,
+			Status: res.StatusCode, RespHeader: res.Header, RespBody: rb,
+		})
+		if err != nil {
+			t.Errorf("GitBook reference check failed: %v", err)
+		}
+	}
+	return r
+}
+
+// DoRawChunked is DoRaw with the body sent without a Content-Length.
+func (s *Server) DoRawChunked(t testing.TB, token, method, path string, header http.Header, body []byte) *Response {
+	t.Helper()
+	// A reader of unknown length makes the client send the body chunked.
+	return s.do(t, token, method, path, header, io.MultiReader(bytes.NewReader(body)), body)
+}

@@ -1,0 +1,78 @@
+package apitest
+
+import (
+	"testing"
+
+	"github.com/foliodocs/folio"
+)
+
+// Actor names of an authorization matrix: one per role, then a guest, a
+// user of no organization and the admin of another organization.
+const (
+	Admin    = "admin"
+	Create   = "create"
+	Review   = "review"
+	Edit     = "edit"
+	Comment  = "comment"
+	Read     = "read"
+	Guest    = "guest"
+	Outsider = "outsider"
+	OtherOrg = "other-org-admin"
+	AnyActor = "*"
+)
+
+// ActorNames lists every actor, in the order matrices run them.
+var ActorNames = []string{Admin, Create, Review, Edit, Comment, Read, Guest, Outsider, OtherOrg}
+
+// Actors is an organization with one caller per actor name.
+type Actors struct {
+	Org      folio.ID
+	OtherOrg folio.ID
+	Tokens   map[string]string
+	Users    map[string]*folio.User
+}
+
+// Actors creates an organization and a caller for every actor.
+func (s *Server) Actors(t testing.TB) *Actors {
+	t.Helper()
+	org, adminToken := s.Org(t)
+	other, otherToken := s.Org(t)
+	a := &Actors{Org: org, OtherOrg: other, Tokens: map[string]string{Admin: adminToken, OtherOrg: otherToken},
+		Users: map[string]*folio.User{}}
+	for name, role := range map[string]folio.Role{Create: folio.RoleCreate, Review: folio.RoleReview, Edit: folio.RoleEdit,
+		Comment: folio.RoleComment, Read: folio.RoleRead, Guest: folio.RoleGuest} {
+		a.Users[name], a.Tokens[name] = s.Member(t, org, role)
+	}
+	a.Users[Outsider], a.Tokens[Outsider] = s.User(t)
+	return a
+}
+
+// Case is one operation of an authorization matrix: the request, and the
+// status each actor must get (AnyActor for the others).
+type Case struct {
+	Name   string
+	Method string
+	Path   func(a *Actors) string
+	Body   any
+	Want   map[string]int
+}
+
+// Matrix runs every case as every actor and checks the statuses.
+func Matrix(t *testing.T, s *Server, a *Actors, cases []Case) {
+	t.Helper()
+	for _, c := range cases {
+		for _, actor := range ActorNames {
+			want, ok := c.Want[actor]
+			if !ok {
+				want, ok = c.Want[AnyActor]
+			}
+			if !ok {
+				t.Fatalf("%s: no expected status for %s", c.Name, actor)
+			}
+			r := s.Do(t, a.Tokens[actor], c.Method, c.Path(a), c.Body)
+			if r.Status != want {
+				t.Errorf("%s as %s: status %d, want %d (body %s)", c.Name, actor, r.Status, want, r.Body)
+			}
+		}
+	}
+}

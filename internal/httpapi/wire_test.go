@@ -1,0 +1,125 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/foliodocs/folio/internal/apitest"
+)
+
+func TestAuthentication(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		_, token := s.User(t)
+		cases := []struct {
+			name   string
+			header string
+		}{
+			{"missing header", ""},
+			{"not bearer", "Basic " + token},
+			{"empty token", "Bearer "},
+			{"malformed token", "Bearer nope"},
+			{"unknown token", "Bearer folio_" + strings.Repeat("A", 43)},
+		}
+		for _, c := range cases {
+			h := http.Header{}
+			if c.header != "" {
+				h.Set("Authorization", c.header)
+			}
+			r := s.DoRaw(t, "", "GET", "/v1/user", h, nil)
+			r.WantError(t, 401, "API token")
+			if r.Header.Get("WWW-Authenticate") == "" {
+				t.Errorf("%s: no WWW-Authenticate header", c.name)
+			}
+		}
+		s.Do(t, token, "GET", "/v1/user", nil).WantStatus(t, 200)
+		// The scheme is case-insensitive.
+		h := http.Header{"Authorization": {"bearer " + token}}
+		s.DoRaw(t, "", "GET", "/v1/user", h, nil).WantStatus(t, 200)
+	})
+}
+
+func TestWireErrors(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{MaxBody: 1024}, func(t *testing.T, s *apitest.Server) {
+		org, token := s.Org(t)
+		path := "/v1/orgs/" + org
+
+		t.Run("unknown route is 404", func(t *testing.T) {
+			s.Do(t, token, "GET", "/v1/nothing-here", nil).WantError(t, 404, "no route")
+			s.Do(t, "", "GET", "/nothing", nil).WantError(t, 404, "no route")
+		})
+		t.Run("wrong method is 405 with Allow", func(t *testing.T) {
+			r := s.Do(t, token, "DELETE", path, nil)
+			r.WantError(t, 405, "not allowed")
+			if got := r.Header.Get("Allow"); got != "GET, PATCH" {
+				t.Errorf("Allow = %q, want %q", got, "GET, PATCH")
+			}
+		})
+		t.Run("non-JSON body is 415", func(t *testing.T) {
+			h := http.Header{"Content-Type": {"text/plain"}}
+			s.DoRaw(t, token, "PATCH", path, h, []byte(`{"title":"Plain"}`)).WantError(t, 415, "JSON")
+			s.DoRaw(t, token, "PATCH", path, http.Header{}, []byte(`{"title":"None"}`)).WantError(t, 415, "JSON")
+		})
+		t.Run("JSON with charset is accepted", func(t *testing.T) {
+			h := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
+			s.DoRaw(t, token, "PATCH", path, h, []byte(`{"title":"Charset"}`)).WantStatus(t, 200)
+		})
+		t.Run("malformed JSON is 400", func(t *testing.T) {
+			s.Do(t, token, "PATCH", path, `{"title":`).WantError(t, 400, "malformed JSON")
+			s.Do(t, token, "PATCH", path, `{"title":"a"} {}`).WantError(t, 400, "single JSON value")
+			s.Do(t, token, "PATCH", path, `[1]`).WantError(t, 400, "expected an object")
+		})
+		t.Run("wrong field type names the field", func(t *testing.T) {
+			s.Do(t, token, "PATCH", path, `{"title":5}`).WantError(t, 400, `"title"`)
+			s.Do(t, token, "PATCH", path, `{"sso":"yes"}`).WantError(t, 400, `"sso"`)
+			s.Do(t, token, "PATCH", path, `{"emailDomains":"a.com"}`).WantError(t, 400, `"emailDomains"`)
+			s.Do(t, token, "PATCH", path, `{"mergeRules":{"type":1}}`).WantError(t, 400, `"mergeRules.type"`)
+		})
+		t.Run("body over the limit is 413", func(t *testing.T) {
+			big := `{"title":"` + strings.Repeat("x", 2000) + `"}`
+			s.Do(t, token, "PATCH", path, big).WantError(t, 413, "larger than")
+			// Without Content-Length the limit still holds while reading.
+			h := http.Header{"Content-Type": {"application/json"}}
+			r := s.DoRawChunked(t, token, "PATCH", path, h, []byte(big))
+			r.WantError(t, 413, "larger than")
+		})
+		t.Run("failed requests change nothing", func(t *testing.T) {
+			var o struct{ Title string }
+			s.Do(t, token, "GET", path, nil).WantStatus(t, 200).JSON(t, &o)
+			if o.Title != "Charset" {
+				t.Fatalf("title = %q after rejected requests, want %q", o.Title, "Charset")
+			}
+		})
+		t.Run("request id is echoed or made", func(t *testing.T) {
+			h := http.Header{"X-Request-Id": {"abc-123"}}
+			if got := s.DoRaw(t, token, "GET", "/v1/user", h, nil).Header.Get("X-Request-Id"); got != "abc-123" {
+				t.Errorf("X-Request-Id = %q, want the client's", got)
+			}
+			if got := s.Do(t, token, "GET", "/v1/user", nil).Header.Get("X-Request-Id"); len(got) < 16 {
+				t.Errorf("X-Request-Id = %q, want a generated id", got)
+			}
+		})
+	})
+}
+
+func TestHealthAndMetrics(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		r := s.Do(t, "", "GET", "/healthz", nil).WantStatus(t, 200)
+		if m := r.Map(t); m["status"] != "ok" || m["store"] != s.Store {
+			t.Errorf("healthz body = %v", m)
+		}
+		_, token := s.User(t)
+		s.Do(t, token, "GET", "/v1/user", nil).WantStatus(t, 200)
+		s.Do(t, "", "GET", "/v1/user", nil).WantStatus(t, 401)
+		body := string(s.Do(t, "", "GET", "/metrics", nil).WantStatus(t, 200).Body)
+		for _, want := range []string{
+			`folio_http_requests_total{method="GET",route="GET /v1/user",status="200"} 1`,
+			`folio_http_requests_total{method="GET",route="GET /v1/user",status="401"} 1`,
+			`folio_http_request_duration_seconds_bucket{method="GET",route="GET /v1/user"`,
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("metrics lack %s", want)
+			}
+		}
+	})
+}
