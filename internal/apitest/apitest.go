@@ -43,7 +43,9 @@ type Server struct {
 	DB    *store.DB
 	App   *app.App
 	Clock *Clock
-	spec  *specval.Validator
+	// Handler is the server's handler, for benchmarks that skip the network.
+	Handler http.Handler
+	spec    *specval.Validator
 }
 
 // Run runs fn once per store, as parallel subtests, each with a new server
@@ -72,6 +74,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	a := app.New(app.Config{DB: db, Clock: clock})
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t)}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, PublicURL: "http://folio.test"})
+	s.Handler = h
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	s.URL = ts.URL

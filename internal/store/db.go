@@ -28,13 +28,14 @@ type Config struct {
 }
 
 // DB is a migrated database of either dialect. Reads go to a pool of
-// connections; writes to the writer pool, which for SQLite is a single
-// connection taking the write lock at BEGIN, so writers queue in Go instead
-// of failing with SQLITE_BUSY.
+// connections. On PostgreSQL writes are ordinary transactions of the same
+// pool; on SQLite they run on one dedicated connection (see writer), so
+// writers queue in Go instead of failing with SQLITE_BUSY.
 type DB struct {
 	d      dialect
 	read   *pool
 	write  *pool
+	writer *writer // SQLite only
 	clock  folio.Clock
 	logger *slog.Logger
 	dir    string // SQLite data folder
@@ -131,6 +132,9 @@ func Connect(ctx context.Context, cfg Config) (*DB, error) {
 // Close releases every connection.
 func (db *DB) Close() error {
 	err := db.read.close()
+	if db.writer != nil {
+		err = errors.Join(err, db.writer.close())
+	}
 	if db.write != db.read {
 		err = errors.Join(err, db.write.close())
 	}
@@ -155,6 +159,7 @@ type Tx struct {
 	db  *DB
 	p   *pool
 	tx  *sql.Tx
+	w   *writer // the SQLite writer, inside its transaction
 	Now time.Time
 }
 
@@ -166,6 +171,9 @@ func (db *DB) Read(ctx context.Context, fn func(*Tx) error) error {
 // Write runs fn in one transaction, committed when fn returns nil and
 // rolled back otherwise. Writers are serialized on SQLite.
 func (db *DB) Write(ctx context.Context, fn func(*Tx) error) (err error) {
+	if db.writer != nil {
+		return db.writer.write(ctx, db, fn)
+	}
 	stx, err := db.write.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
@@ -187,19 +195,23 @@ func (db *DB) Write(ctx context.Context, fn func(*Tx) error) (err error) {
 	return nil
 }
 
-// exec runs a statement that returns no rows and reports the rows affected,
-// using the statement cache on reads with the statement cache on reads. Inside a write
-// transaction it runs on the transaction directly: the SQLite writer pool
-// has one connection, held by the transaction, so preparing on the pool
-// would wait for itself.
+// exec runs a statement that returns no rows and reports the rows affected.
+// Reads and SQLite writes use cached prepared statements; PostgreSQL
+// transactions run statements directly (pgx caches them per connection).
 func (t *Tx) exec(ctx context.Context, query string, args ...any) (int64, error) {
 	var (
 		res sql.Result
 		err error
 	)
-	if t.tx != nil {
+	switch {
+	case t.w != nil:
+		var s *sql.Stmt
+		if s, err = t.w.stmt(ctx, query); err == nil {
+			res, err = s.ExecContext(ctx, args...)
+		}
+	case t.tx != nil:
 		res, err = t.tx.ExecContext(ctx, t.db.d.rebind(query), args...)
-	} else {
+	default:
 		var s *sql.Stmt
 		if s, err = t.p.stmt(ctx, query, t.db.d.rebind); err == nil {
 			res, err = s.ExecContext(ctx, args...)
@@ -217,9 +229,15 @@ func (t *Tx) query(ctx context.Context, query string, args []any, scan func(*sql
 		rows *sql.Rows
 		err  error
 	)
-	if t.tx != nil {
+	switch {
+	case t.w != nil:
+		var s *sql.Stmt
+		if s, err = t.w.stmt(ctx, query); err == nil {
+			rows, err = s.QueryContext(ctx, args...)
+		}
+	case t.tx != nil:
 		rows, err = t.tx.QueryContext(ctx, t.db.d.rebind(query), args...)
-	} else {
+	default:
 		var s *sql.Stmt
 		if s, err = t.p.stmt(ctx, query, t.db.d.rebind); err == nil {
 			rows, err = s.QueryContext(ctx, args...)

@@ -58,11 +58,7 @@ func sqliteDSN(path string, write bool) string {
 	for _, p := range sqlitePragmas {
 		q.Add("_pragma", p)
 	}
-	if write {
-		// BEGIN IMMEDIATE takes the write lock up front, so a transaction
-		// that reads then writes cannot fail halfway with SQLITE_BUSY.
-		q.Set("_txlock", "immediate")
-	} else {
+	if !write {
 		q.Add("_pragma", "query_only(1)")
 	}
 	return "file:" + path + "?" + q.Encode()
@@ -80,8 +76,9 @@ func openSQLite(ctx context.Context, cfg Config) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
+	// One connection is kept by the writer; the other serves migrations.
+	w.SetMaxOpenConns(2)
+	w.SetMaxIdleConns(2)
 	w.SetConnMaxLifetime(0)
 	// The writer connection sets WAL mode first, before readers open.
 	if err := w.PingContext(ctx); err != nil {
@@ -96,5 +93,5 @@ func openSQLite(ctx context.Context, cfg Config) (*DB, error) {
 	r.SetMaxOpenConns(cfg.MaxReadConns)
 	r.SetMaxIdleConns(cfg.MaxReadConns)
 	r.SetConnMaxLifetime(0)
-	return &DB{d: sqliteDialect{}, read: newPool(r), write: newPool(w)}, nil
+	return &DB{d: sqliteDialect{}, read: newPool(r), write: newPool(w), writer: newWriter(w)}, nil
 }

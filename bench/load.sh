@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# Load benchmark of a real `folio serve` process with wrk, bounded in time.
+#
+#   bench/load.sh [sqlite|postgres|both]      (default: both)
+#
+# For each store it builds the binary, starts the server on a fresh database,
+# measures the time from launch to the first 200 from /healthz, seeds 50
+# organizations, then runs wrk (2 threads, 32 connections, $DURATION each) on
+#   GET /v1/orgs/{id}, GET /v1/orgs?limit=50, PATCH /v1/orgs/{id},
+#   and GET /v1/orgs/{id} again with the access log on (at info level).
+# While wrk runs it samples the server's RSS and CPU time. It prints one
+# table row per scenario and writes the table to bench/results/load-DATE.md.
+#
+# Environment: DURATION (wrk -d, default 10s), THREADS (2), CONNECTIONS (32).
+# PostgreSQL runs use a new database folio_bench_<random> on
+# 127.0.0.1:5432 as user postgres (trust auth), dropped at the end.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export PATH="/usr/local/go/bin:$PATH"
+
+mode=${1:-both}
+case $mode in
+  sqlite) stores=(sqlite) ;;
+  postgres) stores=(postgres) ;;
+  both) stores=(sqlite postgres) ;;
+  -h | --help)
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+  *)
+    echo "usage: $0 [sqlite|postgres|both]" >&2
+    exit 2
+    ;;
+esac
+DURATION=${DURATION:-10s}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-32}
+pg_admin_url=postgres://postgres@127.0.0.1:5432
+
+say() { printf '== %s\n' "$*" >&2; }
+die() {
+  printf 'error: %s\n' "$*" >&2
+  exit 1
+}
+
+for tool in curl jq; do
+  command -v "$tool" >/dev/null 2>&1 || die "$tool is required"
+done
+if ! command -v wrk >/dev/null 2>&1; then
+  say "installing wrk with apt-get"
+  sudo=
+  [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+  { $sudo apt-get install -y -qq wrk </dev/null || { $sudo apt-get update -qq && $sudo apt-get install -y -qq wrk </dev/null; }; } >/dev/null ||
+    die "could not install wrk"
+fi
+
+tmp=$(mktemp -d)
+server_pid=
+databases=()
+
+stop_server() {
+  [ -n "$server_pid" ] || return 0
+  kill -TERM "$server_pid" 2>/dev/null || true
+  for _ in $(seq 50); do
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=
+}
+
+cleanup() {
+  stop_server
+  for db in "${databases[@]}"; do
+    psql -X -q -w -d "$pg_admin_url/postgres" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" </dev/null ||
+      echo "warning: could not drop database $db" >&2
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "building folio"
+go build -o "$tmp/folio" ./cmd/folio
+
+clk_tck=$(getconf CLK_TCK)
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# cpu_ticks prints utime+stime of a process, in clock ticks.
+cpu_ticks() {
+  local stat
+  stat=$(<"/proc/$1/stat")
+  stat=${stat##*) } # the fields after "(comm) "
+  # shellcheck disable=SC2086
+  set -- $stat
+  echo $((${12} + ${13}))
+}
+
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+
+# start_server STORE_ARGS...: launches folio serve on a free port, waits for
+# the first 200 from /healthz and sets server_pid, base_url and start_ms.
+start_server() {
+  local out=$tmp/server.$RANDOM.out t0 addr=
+  t0=$(now_ms)
+  "$tmp/folio" serve --addr 127.0.0.1:0 "$@" >"$out" 2>>"$tmp/server.err" &
+  server_pid=$!
+  server_out=$out
+  for _ in $(seq 3000); do
+    kill -0 "$server_pid" 2>/dev/null || {
+      cat "$tmp/server.err" >&2
+      die "folio serve exited during start"
+    }
+    if [ -z "$addr" ]; then
+      addr=$(grep -oE 'listening on http://[0-9.]+:[0-9]+' "$out" | sed 's#.*http://##') || true
+    fi
+    if [ -n "$addr" ] && curl -fs -o /dev/null "http://$addr/healthz"; then
+      start_ms=$(($(now_ms) - t0))
+      base_url=http://$addr
+      return 0
+    fi
+    sleep 0.01
+  done
+  die "folio serve did not answer /healthz within 30s"
+}
+
+# api METHOD PATH [BODY]: one authenticated JSON request; prints the body and
+# fails unless the status is 2xx.
+api() {
+  curl -fsS -X "$1" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    ${3:+--data "$3"} "$base_url$2"
+}
+
+cat >"$tmp/patch.lua" <<'LUA'
+-- PATCH /v1/orgs/{id} with a JSON body whose title changes on every request.
+wrk.method = "PATCH"
+wrk.headers["Content-Type"] = "application/json"
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format(nil, nil, nil, '{"title":"Bench org ' .. n .. '"}')
+end
+LUA
+
+rows=()
+
+# run_wrk STORE SCENARIO PATH [LUA]: runs wrk against the running server
+# while sampling its RSS and CPU time, and adds a table row.
+run_wrk() {
+  local store=$1 scenario=$2 path=$3 script=${4:-} out=$tmp/wrk.out
+  local args=(-t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "Authorization: Bearer $token")
+  [ -n "$script" ] && args+=(-s "$script")
+  say "$store: $scenario ($DURATION)"
+  local ticks0 ticks1 max_rss=0 rss wrk_pid
+  ticks0=$(cpu_ticks "$server_pid")
+  wrk "${args[@]}" "$base_url$path" >"$out" 2>&1 &
+  wrk_pid=$!
+  while kill -0 "$wrk_pid" 2>/dev/null; do
+    rss=$(rss_kb "$server_pid")
+    [ "${rss:-0}" -gt "$max_rss" ] && max_rss=$rss
+    sleep 0.1
+  done
+  wait "$wrk_pid" || {
+    cat "$out" >&2
+    die "wrk failed"
+  }
+  ticks1=$(cpu_ticks "$server_pid")
+
+  local requests rps p50 p99 non2xx socket_errors cpu_us
+  requests=$(awk '/requests in/ { print $1 }' "$out")
+  rps=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")
+  p50=$(awk '$1 == "50%" { print $2 }' "$out")
+  p99=$(awk '$1 == "99%" { print $2 }' "$out")
+  non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ { print $2 }' "$out")
+  socket_errors=$(grep -E '^ *Socket errors' "$out" || true)
+  cpu_us=$(awk -v t="$((ticks1 - ticks0))" -v hz="$clk_tck" -v n="${requests:-0}" \
+    'BEGIN { if (n > 0) printf "%.0f", t / hz * 1e6 / n; else print "-" }')
+  [ -n "$socket_errors" ] && echo "   $socket_errors" >&2
+  rows+=("| $store | $scenario | $rps | $p50 | $p99 | $cpu_us | $(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }') | ${non2xx:-0} |")
+  printf '   %s req/s, p50 %s, p99 %s, %s µs CPU/request, %s requests, non-2xx %s\n' \
+    "$rps" "$p50" "$p99" "$cpu_us" "$requests" "${non2xx:-0}" >&2
+}
+
+starts=()
+
+bench_store() {
+  local store=$1 store_args=()
+  case $store in
+    sqlite)
+      mkdir -p "$tmp/data"
+      store_args=(--data "$tmp/data")
+      ;;
+    postgres)
+      local db
+      db=folio_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+      psql -X -q -w -d "$pg_admin_url/postgres" -c "CREATE DATABASE $db" </dev/null ||
+        die "could not create database $db on 127.0.0.1:5432 as postgres"
+      databases+=("$db")
+      store_args=(--database-url "$pg_admin_url/$db?sslmode=disable")
+      ;;
+  esac
+
+  say "$store: starting folio serve on an empty database"
+  start_server "${store_args[@]}" --access-log=false --log-level warn
+  starts+=("| $store | empty database (migrate + first admin) | $start_ms |")
+  say "$store: first answer after $start_ms ms at $base_url"
+  token=$(grep -oE 'folio_[A-Za-z0-9]{43}' "$server_out" | head -1) || true
+  [ -n "$token" ] || die "no bootstrap token in the output of folio serve"
+  org=$(api GET /v1/orgs | jq -r '.items[0].id')
+  [ -n "$org" ] && [ "$org" != null ] || die "GET /v1/orgs returned no organization"
+
+  for i in $(seq 2 50); do
+    api POST /v1/orgs "{\"title\":\"Bench org $i\"}" >/dev/null
+  done
+  local n
+  n=$(api GET '/v1/orgs?limit=50' | jq '.items | length')
+  [ "$n" = 50 ] || die "GET /v1/orgs?limit=50 returned $n items, want 50"
+
+  run_wrk "$store" "GET /v1/orgs/{id}" "/v1/orgs/$org"
+  run_wrk "$store" "GET /v1/orgs?limit=50" "/v1/orgs?limit=50"
+  run_wrk "$store" "PATCH /v1/orgs/{id}" "/v1/orgs/$org" "$tmp/patch.lua"
+
+  stop_server
+  say "$store: restarting with the access log on (--log-level info)"
+  start_server "${store_args[@]}" --access-log=true --log-level info
+  starts+=("| $store | existing database | $start_ms |")
+  run_wrk "$store" "GET /v1/orgs/{id}, access log" "/v1/orgs/$org"
+  stop_server
+}
+
+for store in "${stores[@]}"; do
+  if [ "$store" = postgres ] && ! psql -X -q -w -d "$pg_admin_url/postgres" -c 'SELECT 1' >/dev/null 2>&1 </dev/null; then
+    [ "$mode" = both ] || die "PostgreSQL does not accept connections as postgres on 127.0.0.1:5432"
+    echo "warning: PostgreSQL is not reachable on 127.0.0.1:5432: skipping the postgres runs" >&2
+    continue
+  fi
+  bench_store "$store"
+done
+
+report=$(
+  echo "# folio load benchmark, $(date '+%Y-%m-%d %H:%M:%S %Z')"
+  echo
+  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)'), $(go version | cut -d' ' -f3-), $(nproc) CPUs, $(uname -sr)"
+  echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on the same machine as the server; 50 organizations"
+  echo
+  echo "| store | scenario | req/s | p50 | p99 | CPU µs/req | max RSS MB | non-2xx |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${rows[@]}"
+  echo
+  echo "| store | start | ms to first 200 from /healthz |"
+  echo "|---|---|---:|"
+  printf '%s\n' "${starts[@]}"
+)
+mkdir -p bench/results
+file=bench/results/load-$(date +%Y%m%d-%H%M%S).md
+printf '%s\n' "$report" >"$file"
+echo
+printf '%s\n' "$report"
+echo
+echo "written to $file"
