@@ -25,7 +25,7 @@ case $mode in
   postgres) stores=(postgres) ;;
   both) stores=(sqlite postgres) ;;
   -h | --help)
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
@@ -57,6 +57,7 @@ fi
 
 tmp=$(mktemp -d)
 server_pid=
+wrk_pid=
 databases=()
 
 stop_server() {
@@ -72,6 +73,7 @@ stop_server() {
 }
 
 cleanup() {
+  [ -z "$wrk_pid" ] || kill "$wrk_pid" 2>/dev/null || true
   stop_server
   for db in "${databases[@]}"; do
     psql -X -q -w -d "$pg_admin_url/postgres" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" </dev/null ||
@@ -153,7 +155,7 @@ run_wrk() {
   local args=(-t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "Authorization: Bearer $token")
   [ -n "$script" ] && args+=(-s "$script")
   say "$store: $scenario ($DURATION)"
-  local ticks0 ticks1 max_rss=0 rss wrk_pid
+  local ticks0 ticks1 max_rss=0 rss
   ticks0=$(cpu_ticks "$server_pid")
   wrk "${args[@]}" "$base_url$path" >"$out" 2>&1 &
   wrk_pid=$!
@@ -166,6 +168,7 @@ run_wrk() {
     cat "$out" >&2
     die "wrk failed"
   }
+  wrk_pid=
   ticks1=$(cpu_ticks "$server_pid")
 
   local requests rps p50 p99 non2xx socket_errors cpu_us
@@ -208,14 +211,14 @@ bench_store() {
   say "$store: first answer after $start_ms ms at $base_url"
   token=$(grep -oE 'folio_[A-Za-z0-9]{43}' "$server_out" | head -1) || true
   [ -n "$token" ] || die "no bootstrap token in the output of folio serve"
-  org=$(api GET /v1/orgs | jq -r '.items[0].id')
+  org=$(api GET /v1/orgs | jq -r '.items[0].id') || die "GET /v1/orgs failed"
   [ -n "$org" ] && [ "$org" != null ] || die "GET /v1/orgs returned no organization"
 
   for i in $(seq 2 50); do
-    api POST /v1/orgs "{\"title\":\"Bench org $i\"}" >/dev/null
+    api POST /v1/orgs "{\"title\":\"Bench org $i\"}" >/dev/null || die "POST /v1/orgs failed"
   done
   local n
-  n=$(api GET '/v1/orgs?limit=50' | jq '.items | length')
+  n=$(api GET '/v1/orgs?limit=50' | jq '.items | length') || die "GET /v1/orgs?limit=50 failed"
   [ "$n" = 50 ] || die "GET /v1/orgs?limit=50 returned $n items, want 50"
 
   run_wrk "$store" "GET /v1/orgs/{id}" "/v1/orgs/$org"

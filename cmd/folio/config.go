@@ -15,6 +15,7 @@ import (
 type storeFlags struct {
 	data        string
 	databaseURL string
+	maxConns    int
 }
 
 func (f *storeFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -22,13 +23,15 @@ func (f *storeFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 		"folder for the SQLite database and local files (FOLIO_DATA)")
 	fs.StringVar(&f.databaseURL, "database-url", getenv("FOLIO_DATABASE_URL"),
 		"postgres:// URL; when set, PostgreSQL is the store (FOLIO_DATABASE_URL)")
+	fs.IntVar(&f.maxConns, "db-max-conns", int(envInt(getenv, "FOLIO_DB_MAX_CONNS", 8)),
+		"database connections: the PostgreSQL pool, or SQLite's read connections (FOLIO_DB_MAX_CONNS)")
 }
 
 func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (*store.DB, error) {
 	if f.databaseURL != "" && !strings.HasPrefix(f.databaseURL, "postgres://") && !strings.HasPrefix(f.databaseURL, "postgresql://") {
 		return nil, fmt.Errorf("--database-url must be a postgres:// URL")
 	}
-	return store.Open(ctx, store.Config{DatabaseURL: f.databaseURL, DataDir: f.data, Logger: logger})
+	return store.Open(ctx, store.Config{DatabaseURL: f.databaseURL, DataDir: f.data, Logger: logger, MaxConns: f.maxConns})
 }
 
 func envOr(getenv func(string) string, key, def string) string {

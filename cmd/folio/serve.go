@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -44,6 +45,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	tuneGC(getenv)
 
 	db, err := sf.open(ctx, logger)
 	if err != nil {
@@ -96,6 +98,18 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// tuneGC trades memory for CPU unless the operator chose with GOGC or
+// GOMEMLIMIT: the live heap of a server is small, so the default GOGC=100
+// collects very often under load. A soft limit keeps memory bounded.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(128 << 20)
+	}
 }
 
 func defaultPublicURL(a *net.TCPAddr) string {

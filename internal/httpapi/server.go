@@ -78,23 +78,28 @@ func (s *Server) handle(pattern string, auth bool, h handlerFunc) {
 	s.mux.Handle(pattern, s.wrap(pattern, auth, h))
 }
 
-type ctxKey int
+type ctxKey struct{}
 
-const (
-	callerKey ctxKey = iota
-	requestIDKey
-)
+// reqState is what the middleware learns about a request, kept in its
+// context under one key (one context value and one request copy per
+// request, not one per field).
+type reqState struct {
+	id     string
+	caller folio.Caller
+}
+
+func stateOf(ctx context.Context) *reqState {
+	st, _ := ctx.Value(ctxKey{}).(*reqState)
+	if st == nil {
+		return &reqState{}
+	}
+	return st
+}
 
 // caller returns the authenticated caller of a request.
-func caller(r *http.Request) folio.Caller {
-	c, _ := r.Context().Value(callerKey).(folio.Caller)
-	return c
-}
+func caller(r *http.Request) folio.Caller { return stateOf(r.Context()).caller }
 
-func requestIDFrom(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey).(string)
-	return id
-}
+func requestIDFrom(ctx context.Context) string { return stateOf(ctx).id }
 
 // wrap is the middleware of every route: request id, panic recovery,
 // authentication, body checks, error rendering, metrics and access log.
@@ -103,7 +108,8 @@ func (s *Server) wrap(route string, auth bool, h handlerFunc) http.Handler {
 		start := time.Now()
 		rid := requestID(r)
 		w.Header().Set("X-Request-Id", rid)
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, rid))
+		st := &reqState{id: rid}
+		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, st))
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
@@ -119,7 +125,7 @@ func (s *Server) wrap(route string, auth bool, h handlerFunc) http.Handler {
 			}
 			s.observe(r, route, sw.status, start)
 		}()
-		if err := s.serve(sw, r, auth, h); err != nil {
+		if err := s.serve(sw, r, st, auth, h); err != nil {
 			if sw.status != 0 {
 				// The answer has started; all that is left is to log.
 				s.logger.LogAttrs(r.Context(), slog.LevelError, "error after response started",
@@ -131,13 +137,13 @@ func (s *Server) wrap(route string, auth bool, h handlerFunc) http.Handler {
 	})
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, auth bool, h handlerFunc) error {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, auth bool, h handlerFunc) error {
 	if auth {
 		c, err := s.authenticate(r)
 		if err != nil {
 			return err
 		}
-		r = r.WithContext(context.WithValue(r.Context(), callerKey, c))
+		st.caller = c
 	}
 	if err := s.checkBody(w, r); err != nil {
 		return err
@@ -161,9 +167,11 @@ func requestID(r *http.Request) string {
 	if id := r.Header.Get("X-Request-Id"); id != "" && len(id) <= 64 && printableASCII(id) {
 		return id
 	}
-	b := make([]byte, 12)
-	rand.Read(b)
-	return hex.EncodeToString(b)
+	var b [12]byte
+	var out [24]byte
+	rand.Read(b[:])
+	hex.Encode(out[:], b[:])
+	return string(out[:])
 }
 
 func printableASCII(s string) bool {

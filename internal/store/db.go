@@ -23,8 +23,9 @@ type Config struct {
 	Clock folio.Clock
 	// Logger receives slow or failed housekeeping; nil discards.
 	Logger *slog.Logger
-	// MaxReadConns bounds the read pool (SQLite) or the whole pool (PostgreSQL).
-	MaxReadConns int
+	// MaxConns bounds the read pool (SQLite) or the whole pool
+	// (PostgreSQL); 0 selects 8.
+	MaxConns int
 }
 
 // DB is a migrated database of either dialect. Reads go to a pool of
@@ -106,8 +107,8 @@ func Connect(ctx context.Context, cfg Config) (*DB, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.MaxReadConns <= 0 {
-		cfg.MaxReadConns = 8
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = 8
 	}
 	var (
 		db  *DB

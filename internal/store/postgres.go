@@ -66,9 +66,8 @@ func openPostgres(ctx context.Context, cfg Config) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open postgres: %w", err)
 	}
-	n := cfg.MaxReadConns * 2
-	db.SetMaxOpenConns(n)
-	db.SetMaxIdleConns(n)
+	db.SetMaxOpenConns(cfg.MaxConns)
+	db.SetMaxIdleConns(cfg.MaxConns)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: connect to postgres: %w", err)

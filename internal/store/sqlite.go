@@ -90,8 +90,8 @@ func openSQLite(ctx context.Context, cfg Config) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	r.SetMaxOpenConns(cfg.MaxReadConns)
-	r.SetMaxIdleConns(cfg.MaxReadConns)
+	r.SetMaxOpenConns(cfg.MaxConns)
+	r.SetMaxIdleConns(cfg.MaxConns)
 	r.SetConnMaxLifetime(0)
 	return &DB{d: sqliteDialect{}, read: newPool(r), write: newPool(w), writer: newWriter(w)}, nil
 }
