@@ -55,7 +55,14 @@ type MergeRule struct {
 type OrganizationView struct {
 	Organization
 	CallerRole     Role
+	CallerSSO      bool
 	CallerOwnsTeam bool
+}
+
+// Access returns the caller's access to the organization.
+func (v *OrganizationView) Access(userID ID) Access {
+	return Access{OrganizationID: v.ID, UserID: userID, Role: v.CallerRole, MemberSSO: v.CallerSSO,
+		OrgSSO: v.SSO, OwnsTeam: v.CallerOwnsTeam}
 }
 
 // Permissions returns the caller's permissions on the organization.

@@ -52,7 +52,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer db.Close()
-	a := app.New(app.Config{DB: db, Logger: logger})
 
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -62,6 +61,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if publicURL == "" {
 		publicURL = defaultPublicURL(ln.Addr().(*net.TCPAddr))
 	}
+	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL})
 
 	// On an empty database, create the first admin. Several servers starting
 	// together agree on one through the store, and the others carry on.

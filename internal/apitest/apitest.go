@@ -31,6 +31,9 @@ import (
 	"github.com/foliodocs/folio/internal/store/storetest"
 )
 
+// PublicURL is the public URL test servers report in urls fields.
+const PublicURL = "http://folio.test"
+
 // Options tune a test server.
 type Options struct {
 	MaxBody int64 // request body limit; 0 keeps the default
@@ -71,9 +74,9 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	t.Helper()
 	clock := &Clock{}
 	db := storetest.Open(t, kind, store.Config{Clock: clock})
-	a := app.New(app.Config{DB: db, Clock: clock})
+	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL})
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t)}
-	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, PublicURL: "http://folio.test"})
+	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, PublicURL: PublicURL})
 	s.Handler = h
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)

@@ -2,6 +2,8 @@ package app
 
 import (
 	"log/slog"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/foliodocs/folio"
@@ -13,6 +15,9 @@ type Config struct {
 	DB     *store.DB
 	Clock  folio.Clock
 	Logger *slog.Logger
+	// PublicURL is the absolute base URL of the server, used in the links
+	// and tokens it issues.
+	PublicURL string
 	// TokenCacheTTL is how long a verified token is trusted without asking
 	// the database again; 0 selects DefaultTokenCacheTTL, a negative value
 	// disables the cache.
@@ -25,10 +30,14 @@ const DefaultTokenCacheTTL = 10 * time.Second
 
 // App runs the API operations.
 type App struct {
-	db     *store.DB
-	clock  folio.Clock
-	logger *slog.Logger
-	tokens *tokenCache
+	db        *store.DB
+	clock     folio.Clock
+	logger    *slog.Logger
+	tokens    *tokenCache
+	publicURL string
+
+	secretsMu sync.Mutex
+	secrets   map[string]string
 }
 
 // New returns an App over a migrated store.
@@ -43,7 +52,8 @@ func New(cfg Config) *App {
 	if ttl == 0 {
 		ttl = DefaultTokenCacheTTL
 	}
-	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl)}
+	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
+		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string)}
 }
 
 // DB returns the store, for health checks.

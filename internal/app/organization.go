@@ -23,6 +23,9 @@ func (a *App) GetOrganization(ctx context.Context, caller folio.Caller, id folio
 		v, err = store.GetOrganizationView(ctx, tx, id, caller.UserID)
 		return err
 	})
+	if err == nil && v.Access(caller.UserID).SSOBlocked() {
+		return nil, errSSORequired
+	}
 	return v, err
 }
 
@@ -63,13 +66,9 @@ func createOrganization(ctx context.Context, tx *store.Tx, owner folio.ID, in fo
 // NotFound, members who are not admins Forbidden; then the update is
 // validated (Invalid) and written (Conflict for a taken hostname).
 func (a *App) UpdateOrganization(ctx context.Context, caller folio.Caller, id folio.ID, u *folio.OrganizationUpdate) (v *folio.OrganizationView, err error) {
-	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		role, err := store.MemberRole(ctx, tx, id, caller.UserID)
-		if err != nil {
+	err = a.write(ctx, caller, id, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().Admin, "only organization admins can update the organization"); err != nil {
 			return err
-		}
-		if !folio.OrgPermissions(role, false).Admin {
-			return folio.Errorf(folio.Forbidden, "only organization admins can update the organization")
 		}
 		if err := u.Validate(); err != nil {
 			return err

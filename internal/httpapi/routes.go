@@ -18,4 +18,35 @@ func (s *Server) routes() {
 	s.handle("POST /v1/orgs", authed, s.createOrganization) // folio
 	s.handle("GET /v1/orgs/{organizationId}", authed, s.getOrganizationByID)
 	s.handle("PATCH /v1/orgs/{organizationId}", authed, s.updateOrganizationByID)
+	s.handle("POST /v1/orgs/{organizationId}/join", authed, s.joinOrganization)
+	s.handle("POST /v1/orgs/{organizationId}/ping", authed, s.updateOrganizationMemberLastSeenAt)
+
+	// Members.
+	s.handle("GET /v1/orgs/{organizationId}/members", authed, s.listMembersInOrganizationByID)
+	s.handle("GET /v1/orgs/{organizationId}/members/{userId}", authed, s.getMemberInOrganizationByID)
+	s.handle("PATCH /v1/orgs/{organizationId}/members/{userId}", authed, s.updateMemberInOrganizationByID)
+	s.handle("DELETE /v1/orgs/{organizationId}/members/{userId}", authed, s.removeMemberFromOrganizationByID)
+	s.handle("POST /v1/orgs/{organizationId}/members/{userId}/sso", authed, s.setUserAsSSOMemberForOrganization)
+	s.handle("GET /v1/orgs/{organizationId}/members/{userId}/spaces", authed, s.listSpacesForOrganizationMember)
+	s.handle("GET /v1/orgs/{organizationId}/members/{userId}/teams", authed, s.listTeamsForOrganizationMember)
+
+	// Invites.
+	s.handle("POST /v1/orgs/{organizationId}/invites", authed, s.inviteUsersToOrganization)
+	s.handle("POST /v1/orgs/{organizationId}/invites/{inviteId}", authed, s.joinOrganizationWithInvite)
+	s.handle("GET /v1/orgs/{organizationId}/link-invites", authed, s.listOrganizationInviteLinks)
+	s.handle("POST /v1/orgs/{organizationId}/link-invites", authed, s.createOrganizationInvite)
+	s.handle("GET /v1/orgs/{organizationId}/link-invites/{inviteId}", authed, s.getOrganizationInviteLink)
+	s.handle("PATCH /v1/orgs/{organizationId}/link-invites/{inviteId}", authed, s.updateOrganizationInviteByID)
+	s.handle("DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}", authed, s.deleteOrganizationInviteByID)
+
+	// Teams.
+	s.handle("GET /v1/orgs/{organizationId}/teams", authed, s.listTeamsInOrganizationByID)
+	s.handle("PUT /v1/orgs/{organizationId}/teams", authed, s.createOrganizationTeam)
+	s.handle("GET /v1/orgs/{organizationId}/teams/{teamId}", authed, s.getTeamInOrganizationByID)
+	s.handle("PATCH /v1/orgs/{organizationId}/teams/{teamId}", authed, s.updateTeamInOrganizationByID)
+	s.handle("DELETE /v1/orgs/{organizationId}/teams/{teamId}", authed, s.removeTeamFromOrganizationByID)
+	s.handle("GET /v1/orgs/{organizationId}/teams/{teamId}/members", authed, s.listTeamMembersInOrganizationByID)
+	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members", authed, s.updateMembersInOrganizationTeam)
+	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", authed, s.addMemberToOrganizationTeamByID)
+	s.handle("DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", authed, s.deleteMemberFromOrganizationTeamByID)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 
 	"github.com/foliodocs/folio"
@@ -88,4 +89,152 @@ func toAny[T any](in []T) []any {
 		out[i] = v
 	}
 	return out
+}
+
+// OrgAccess returns what a user is in an organization, or NotFound when
+// the organization does not exist or they are not a member.
+func OrgAccess(ctx context.Context, t *Tx, orgID, userID folio.ID) (folio.Access, error) {
+	a := folio.Access{OrganizationID: orgID, UserID: userID}
+	var role sql.NullString
+	err := t.get(ctx, `SELECT m.role, m.sso, o.sso, EXISTS (SELECT 1 FROM team_members tm
+			WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id AND tm.role = 'owner')
+		FROM members m JOIN organizations o ON o.id = m.organization_id
+		WHERE m.organization_id = ? AND m.user_id = ?`, []any{orgID, userID}, &role, &a.MemberSSO, &a.OrgSSO, &a.OwnsTeam)
+	if err != nil {
+		return a, notFound(err, "get access", "organization not found")
+	}
+	a.Role = folio.Role(role.String)
+	return a, nil
+}
+
+// memberColumns select a member with its user and counts; the FROM clause
+// must name members m and users u.
+const memberColumns = `m.organization_id, m.user_id, m.role, m.joined_at, m.last_seen_at, m.sso, m.disabled, ` + userColumns + `,
+	(SELECT COUNT(*) FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id)`
+
+func scanMember(rows *sql.Rows, v *folio.MemberView) error {
+	var (
+		role        sql.NullString
+		joined      int64
+		seen        sql.NullInt64
+		userCreated int64
+	)
+	err := rows.Scan(&v.OrganizationID, &v.UserID, &role, &joined, &seen, &v.SSO, &v.Disabled,
+		&v.User.ID, &v.User.Email, &v.User.DisplayName, &v.User.PhotoURL, &v.User.EmailVerified, &userCreated, &v.Teams)
+	if err != nil {
+		return err
+	}
+	v.Role = folio.Role(role.String)
+	v.JoinedAt, v.LastSeenAt, v.User.CreatedAt = fromMicros(joined), nullMicros(seen), fromMicros(userCreated)
+	return nil
+}
+
+// GetMember returns one member of an organization, or NotFound.
+func GetMember(ctx context.Context, t *Tx, orgID, userID folio.ID) (*folio.MemberView, error) {
+	var v folio.MemberView
+	err := t.one(ctx, `SELECT `+memberColumns+` FROM members m JOIN users u ON u.id = m.user_id
+		WHERE m.organization_id = ? AND m.user_id = ?`, []any{orgID, userID},
+		func(r *sql.Rows) error { return scanMember(r, &v) })
+	if err != nil {
+		return nil, notFound(err, "get member", "member not found")
+	}
+	return &v, nil
+}
+
+// likePattern makes a case-insensitive LIKE pattern matching s anywhere.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + strings.ToLower(r.Replace(s)) + "%"
+}
+
+// ListMembers lists an organization's members, newest first unless asked
+// otherwise, filtered and sorted as f says, in one query plus a count.
+func ListMembers(ctx context.Context, t *Tx, orgID folio.ID, f folio.MemberFilter, opts folio.ListOptions) (folio.List[folio.MemberView], error) {
+	where := ` WHERE m.organization_id = ?`
+	args := []any{orgID}
+	if f.Role != nil {
+		if *f.Role == folio.RoleGuest {
+			where += ` AND m.role IS NULL`
+		} else {
+			where += ` AND m.role = ?`
+			args = append(args, string(*f.Role))
+		}
+	}
+	if f.Search != "" {
+		where += ` AND (LOWER(u.display_name) LIKE ? ESCAPE '\' OR LOWER(u.email) LIKE ? ESCAPE '\')`
+		p := likePattern(f.Search)
+		args = append(args, p, p)
+	}
+	key := "m.joined_at"
+	if f.ByLastSeen {
+		key = "m.last_seen_at"
+		where += ` AND m.last_seen_at IS NOT NULL`
+	}
+	from := ` FROM members m JOIN users u ON u.id = m.user_id`
+	q := listQuery{
+		Query: `SELECT ` + memberColumns + from + where,
+		Args:  args, Keys: []string{key, "m.user_id"}, Shape: "is",
+		Count: `SELECT COUNT(*)` + from + where, CountArgs: args,
+	}
+	return page(ctx, t, "list members", q, opts, func(r *sql.Rows) (folio.MemberView, []any, error) {
+		var v folio.MemberView
+		err := scanMember(r, &v)
+		k := micros(v.JoinedAt)
+		if f.ByLastSeen && v.LastSeenAt != nil {
+			k = micros(*v.LastSeenAt)
+		}
+		return v, []any{k, v.UserID}, err
+	})
+}
+
+// SetMemberRole changes a member's role; RoleGuest makes a guest. NotFound
+// when they are not a member.
+func SetMemberRole(ctx context.Context, t *Tx, orgID, userID folio.ID, role folio.Role) error {
+	n, err := t.exec(ctx, `UPDATE members SET role = ? WHERE organization_id = ? AND user_id = ?`,
+		nullString(string(role)), orgID, userID)
+	if err != nil {
+		return wrap(err, "set member role")
+	}
+	if n == 0 {
+		return folio.Errorf(folio.NotFound, "member not found")
+	}
+	return nil
+}
+
+// SetMemberSSO marks a member as an SSO member. NotFound when not a member.
+func SetMemberSSO(ctx context.Context, t *Tx, orgID, userID folio.ID) error {
+	n, err := t.exec(ctx, `UPDATE members SET sso = TRUE WHERE organization_id = ? AND user_id = ?`, orgID, userID)
+	if err != nil {
+		return wrap(err, "set member sso")
+	}
+	if n == 0 {
+		return folio.Errorf(folio.NotFound, "member not found")
+	}
+	return nil
+}
+
+// RemoveMember deletes a membership (and so the member's team memberships).
+// Removing a non-member is not an error.
+func RemoveMember(ctx context.Context, t *Tx, orgID, userID folio.ID) error {
+	_, err := t.exec(ctx, `DELETE FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID)
+	return wrap(err, "remove member")
+}
+
+// CountAdmins counts an organization's admins. Inside a write transaction
+// on PostgreSQL it locks the admin rows, so two concurrent demotions cannot
+// both see a second admin.
+func CountAdmins(ctx context.Context, t *Tx, orgID folio.ID) (int, error) {
+	n := 0
+	err := t.query(ctx, `SELECT user_id FROM members WHERE organization_id = ? AND role = 'admin'`+t.db.d.forUpdate(),
+		[]any{orgID}, func(r *sql.Rows) error { n++; return nil })
+	return n, wrap(err, "count admins")
+}
+
+// AddMemberIfAbsent adds a membership unless the user is already a member,
+// and reports whether it added one.
+func AddMemberIfAbsent(ctx context.Context, t *Tx, m *folio.Member) (bool, error) {
+	n, err := t.exec(ctx, `INSERT INTO members (organization_id, user_id, role, joined_at, sso, disabled)
+		VALUES (?, ?, ?, ?, ?, FALSE) ON CONFLICT (organization_id, user_id) DO NOTHING`,
+		m.OrganizationID, m.UserID, nullString(string(m.Role)), micros(m.JoinedAt), m.SSO)
+	return n == 1, wrap(err, "add member")
 }

@@ -13,7 +13,13 @@ import (
 const orgColumns = `o.id, o.title, o.created_at, o.updated_at, o.email_domains, o.hostname, o.type, o.use_case,
 	o.community_type, o.default_role, o.default_content, o.logo, o.sso, o.ai, o.invite_links, o.merge_rules`
 
-// scanOrgView scans orgColumns followed by the caller's role.
+// callerColumns follow orgColumns in a view: the caller's role, whether they
+// are an SSO member and whether they own a team. The FROM clause must name
+// organizations o and the caller's members m.
+const callerColumns = `m.role, m.sso, EXISTS (SELECT 1 FROM team_members tm
+	WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id AND tm.role = 'owner')`
+
+// scanOrgView scans orgColumns followed by callerColumns.
 func scanOrgView(rows *sql.Rows, v *folio.OrganizationView) error {
 	var (
 		o                = &v.Organization
@@ -25,7 +31,8 @@ func scanOrgView(rows *sql.Rows, v *folio.OrganizationView) error {
 		callerRole       sql.NullString
 	)
 	err := rows.Scan(&o.ID, &o.Title, &created, &updated, &domains, &hostname, &o.Type, &o.UseCase,
-		&o.CommunityType, &defRole, &defContent, &o.Logo, &o.SSO, &o.AI, &o.InviteLinks, &rules, &callerRole)
+		&o.CommunityType, &defRole, &defContent, &o.Logo, &o.SSO, &o.AI, &o.InviteLinks, &rules,
+		&callerRole, &v.CallerSSO, &v.CallerOwnsTeam)
 	if err != nil {
 		return err
 	}
@@ -99,7 +106,7 @@ func hostnameTaken(err error) error {
 // not a member: both look the same to the caller.
 func GetOrganizationView(ctx context.Context, t *Tx, orgID, userID folio.ID) (*folio.OrganizationView, error) {
 	var v folio.OrganizationView
-	err := t.one(ctx, `SELECT `+orgColumns+`, m.role FROM organizations o
+	err := t.one(ctx, `SELECT `+orgColumns+`, `+callerColumns+` FROM organizations o
 		JOIN members m ON m.organization_id = o.id AND m.user_id = ?
 		WHERE o.id = ?`, []any{userID, orgID}, func(r *sql.Rows) error { return scanOrgView(r, &v) })
 	if err != nil {
@@ -112,7 +119,7 @@ func GetOrganizationView(ctx context.Context, t *Tx, orgID, userID folio.ID) (*f
 // oldest first, in one query (plus a count when there are several pages).
 func ListOrganizationsForUser(ctx context.Context, t *Tx, userID folio.ID, opts folio.ListOptions) (folio.List[folio.OrganizationView], error) {
 	q := listQuery{
-		Query: `SELECT ` + orgColumns + `, m.role FROM members m
+		Query: `SELECT ` + orgColumns + `, ` + callerColumns + ` FROM members m
 			JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ?`,
 		Args:      []any{userID},
 		Keys:      []string{"o.created_at", "o.id"},
@@ -192,7 +199,7 @@ func UpdateOrganization(ctx context.Context, t *Tx, id folio.ID, u *folio.Organi
 // operations that are not made on behalf of a member (the command line).
 func GetOrganization(ctx context.Context, t *Tx, id folio.ID) (*folio.Organization, error) {
 	var v folio.OrganizationView
-	err := t.one(ctx, `SELECT `+orgColumns+`, NULL FROM organizations o WHERE o.id = ?`, []any{id},
+	err := t.one(ctx, `SELECT `+orgColumns+`, NULL, FALSE, FALSE FROM organizations o WHERE o.id = ?`, []any{id},
 		func(r *sql.Rows) error { return scanOrgView(r, &v) })
 	if err != nil {
 		return nil, notFound(err, "get organization", "organization not found")

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+var errSSORequired = folio.Errorf(folio.Forbidden, "this organization requires single sign-on: sign in through one of its SAML providers")
+
+// access loads what the caller is in an organization and applies the SSO
+// rule. Non-members get NotFound, exactly as for a missing organization.
+func access(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.ID) (folio.Access, error) {
+	a, err := store.OrgAccess(ctx, tx, orgID, caller.UserID)
+	if err != nil {
+		return a, err
+	}
+	if a.SSOBlocked() {
+		return a, errSSORequired
+	}
+	return a, nil
+}
+
+// require returns Forbidden with msg unless ok.
+func require(ok bool, msg string) error {
+	if !ok {
+		return folio.Errorf(folio.Forbidden, "%s", msg)
+	}
+	return nil
+}
+
+// read runs fn with the caller's access to an organization, outside a transaction.
+func (a *App) read(ctx context.Context, caller folio.Caller, orgID folio.ID, fn func(*store.Tx, folio.Access) error) error {
+	return a.db.Read(ctx, func(tx *store.Tx) error {
+		acc, err := access(ctx, tx, caller, orgID)
+		if err != nil {
+			return err
+		}
+		return fn(tx, acc)
+	})
+}
+
+// write runs fn with the caller's access to an organization, in one transaction.
+func (a *App) write(ctx context.Context, caller folio.Caller, orgID folio.ID, fn func(*store.Tx, folio.Access) error) error {
+	return a.db.Write(ctx, func(tx *store.Tx) error {
+		acc, err := access(ctx, tx, caller, orgID)
+		if err != nil {
+			return err
+		}
+		return fn(tx, acc)
+	})
+}

@@ -1,0 +1,193 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+const errListMembers = "only members of the organization (not guests) can list its members"
+
+// ListMembers lists an organization's members for callers who may list them.
+func (a *App) ListMembers(ctx context.Context, caller folio.Caller, orgID folio.ID, f folio.MemberFilter, opts folio.ListOptions) (l folio.List[folio.MemberView], err error) {
+	err = a.read(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().ListMembers, errListMembers); err != nil {
+			return err
+		}
+		l, err = store.ListMembers(ctx, tx, orgID, f, opts)
+		return err
+	})
+	return l, err
+}
+
+// GetMember returns one member. Callers may always see themselves.
+func (a *App) GetMember(ctx context.Context, caller folio.Caller, orgID, userID folio.ID) (m *folio.MemberView, err error) {
+	err = a.read(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().ListMembers || userID == caller.UserID, errListMembers); err != nil {
+			return err
+		}
+		m, err = store.GetMember(ctx, tx, orgID, userID)
+		return err
+	})
+	return m, err
+}
+
+// errLastAdmin refuses to leave an organization without an admin.
+var errLastAdmin = folio.Errorf(folio.Conflict, "the last admin of an organization cannot be demoted or removed; make another member admin first")
+
+// checkNotLastAdmin returns errLastAdmin when target is the only admin.
+func checkNotLastAdmin(ctx context.Context, tx *store.Tx, orgID folio.ID, target *folio.MemberView) error {
+	if target.Role != folio.RoleAdmin {
+		return nil
+	}
+	n, err := store.CountAdmins(ctx, tx, orgID)
+	if err != nil {
+		return err
+	}
+	if n <= 1 {
+		return errLastAdmin
+	}
+	return nil
+}
+
+// UpdateMemberRole changes a member's role (RoleGuest makes a guest).
+// Admins only; the last admin cannot be demoted (Conflict).
+func (a *App) UpdateMemberRole(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, role folio.Role) (m *folio.MemberView, err error) {
+	err = a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().Admin, "only organization admins can change roles"); err != nil {
+			return err
+		}
+		target, err := store.GetMember(ctx, tx, orgID, userID)
+		if err != nil {
+			return err
+		}
+		if role != folio.RoleAdmin {
+			if err := checkNotLastAdmin(ctx, tx, orgID, target); err != nil {
+				return err
+			}
+		}
+		if err := store.SetMemberRole(ctx, tx, orgID, userID, role); err != nil {
+			return err
+		}
+		m, err = store.GetMember(ctx, tx, orgID, userID)
+		return err
+	})
+	return m, err
+}
+
+// RemoveMember removes a member: admins remove anyone, members themselves.
+// The last admin cannot be removed (Conflict); removing a non-member is not
+// an error.
+func (a *App) RemoveMember(ctx context.Context, caller folio.Caller, orgID, userID folio.ID) error {
+	return a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().Admin || userID == caller.UserID, "only organization admins can remove other members"); err != nil {
+			return err
+		}
+		target, err := store.GetMember(ctx, tx, orgID, userID)
+		if folio.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := checkNotLastAdmin(ctx, tx, orgID, target); err != nil {
+			return err
+		}
+		return store.RemoveMember(ctx, tx, orgID, userID)
+	})
+}
+
+// SetMemberSSO marks a member as an SSO member. Admins only.
+func (a *App) SetMemberSSO(ctx context.Context, caller folio.Caller, orgID, userID folio.ID) (m *folio.MemberView, err error) {
+	err = a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().Admin, "only organization admins can make SSO members"); err != nil {
+			return err
+		}
+		if err := store.SetMemberSSO(ctx, tx, orgID, userID); err != nil {
+			return err
+		}
+		m, err = store.GetMember(ctx, tx, orgID, userID)
+		return err
+	})
+	return m, err
+}
+
+// ListMemberSpaces lists the spaces a member can access with their
+// effective role. Spaces do not exist yet, so the list is empty; the
+// authorization is already that of the final operation.
+func (a *App) ListMemberSpaces(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, opts folio.ListOptions) (folio.List[struct{}], error) {
+	err := a.read(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().ListMembers || userID == caller.UserID, errListMembers); err != nil {
+			return err
+		}
+		_, err := store.GetMember(ctx, tx, orgID, userID)
+		return err
+	})
+	return folio.List[struct{}]{Items: []struct{}{}}, err
+}
+
+// ListMemberTeams lists the teams of a member with their team role.
+func (a *App) ListMemberTeams(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, title string, opts folio.ListOptions) (l folio.List[folio.MemberTeam], err error) {
+	err = a.read(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().ListTeams || userID == caller.UserID, "only members of the organization (not guests) can list its teams"); err != nil {
+			return err
+		}
+		if _, err := store.GetMember(ctx, tx, orgID, userID); err != nil {
+			return err
+		}
+		l, err = store.ListMemberTeams(ctx, tx, acc, userID, title, opts)
+		return err
+	})
+	return l, err
+}
+
+// Ping records that the caller was seen now and returns their visitor
+// claims token, or "" when they have no claims to attach.
+func (a *App) Ping(ctx context.Context, caller folio.Caller, orgID folio.ID) (string, error) {
+	var (
+		claims *visitorClaims
+		secret string
+	)
+	err := a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if _, err := store.TouchMember(ctx, tx, orgID, caller.UserID); err != nil {
+			return err
+		}
+		var err error
+		if claims, err = memberClaims(ctx, tx, acc); err != nil || claims == nil {
+			return err
+		}
+		secret, err = a.secret(ctx, tx, "visitor-claims:"+orgID)
+		return err
+	})
+	if err != nil || claims == nil {
+		return "", err
+	}
+	return signVisitorClaims(claims, secret, a.publicURL, a.clock.Now(), time.Hour)
+}
+
+// JoinOrganization adds the caller to an organization whose emailDomains
+// include the domain of their verified email, with its defaultRole.
+// Joining twice is harmless.
+func (a *App) JoinOrganization(ctx context.Context, caller folio.Caller, orgID folio.ID) error {
+	return a.db.Write(ctx, func(tx *store.Tx) error {
+		org, err := store.GetOrganization(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		u, err := store.GetUser(ctx, tx, caller.UserID)
+		if err != nil {
+			return err
+		}
+		allowed := false
+		for _, d := range org.EmailDomains {
+			allowed = allowed || d == folio.EmailDomain(u.Email)
+		}
+		if !u.EmailVerified || !allowed {
+			return folio.Errorf(folio.Invalid, "your verified email domain is not one of the organization's email domains")
+		}
+		_, err = store.AddMemberIfAbsent(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: org.DefaultRole, JoinedAt: tx.Now})
+		return err
+	})
+}
