@@ -39,6 +39,22 @@ func (s *Server) routes() {
 	s.handle("PATCH /v1/orgs/{organizationId}/link-invites/{inviteId}", authed, s.updateOrganizationInviteByID)
 	s.handle("DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}", authed, s.deleteOrganizationInviteByID)
 
+	// SAML single sign-on. start, acs and metadata are folio's service
+	// provider endpoints; they and the login list need no token.
+	s.handle("GET /v1/orgs/{organizationId}/saml", authed, s.listSAMLProvidersInOrganizationByID)
+	s.handle("POST /v1/orgs/{organizationId}/saml", authed, s.createOrganizationSAMLProvider)
+	s.handle("GET /v1/orgs/{organizationId}/saml/{samlProviderId}", authed, s.getOrganizationSAMLProviderByID)
+	s.handle("PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}", authed, s.updateOrganizationSAMLProvider)
+	s.handle("DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}", authed, s.deleteOrganizationSAMLProvider)
+	s.handle("GET /v1/orgs/{organizationId}/saml/{samlProviderId}/start", public, s.samlStart)       // folio
+	s.handle("POST /v1/orgs/{organizationId}/saml/{samlProviderId}/acs", publicForm, s.samlACS)      // folio
+	s.handle("GET /v1/orgs/{organizationId}/saml/{samlProviderId}/metadata", public, s.samlMetadata) // folio
+	s.handle("GET /v1/orgs/{organizationId}/sso", public, s.listSSOProviderLoginsInOrganization)
+
+	// Agent instructions.
+	s.handle("GET /v1/orgs/{organizationId}/agent-instructions", authed, s.getOrganizationAgentInstructions)
+	s.handle("PUT /v1/orgs/{organizationId}/agent-instructions", authed, s.updateOrganizationAgentInstructions)
+
 	// Teams.
 	s.handle("GET /v1/orgs/{organizationId}/teams", authed, s.listTeamsInOrganizationByID)
 	s.handle("PUT /v1/orgs/{organizationId}/teams", authed, s.createOrganizationTeam)

@@ -56,7 +56,7 @@ func New(cfg Config) *Server {
 	s.routes()
 	// Anything no route claims: 405 when the path exists for other methods,
 	// 404 otherwise, both as JSON errors.
-	s.mux.Handle("/", s.wrap("unmatched", false, s.notRouted))
+	s.mux.Handle("/", s.wrap("unmatched", public, s.notRouted))
 	return s
 }
 
@@ -67,15 +67,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // renders, so no handler can forget to answer after a failure.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// authed marks routes that need an API token.
+// routeKind says what a route requires of a request.
+type routeKind int
+
 const (
-	authed = true
-	public = false
+	public     routeKind = iota // no token; JSON body rules
+	authed                      // an API token; JSON body rules
+	publicForm                  // no token; the handler reads a form body itself
 )
 
 // handle registers one route.
-func (s *Server) handle(pattern string, auth bool, h handlerFunc) {
-	s.mux.Handle(pattern, s.wrap(pattern, auth, h))
+func (s *Server) handle(pattern string, kind routeKind, h handlerFunc) {
+	s.mux.Handle(pattern, s.wrap(pattern, kind, h))
 }
 
 type ctxKey struct{}
@@ -103,7 +106,7 @@ func requestIDFrom(ctx context.Context) string { return stateOf(ctx).id }
 
 // wrap is the middleware of every route: request id, panic recovery,
 // authentication, body checks, error rendering, metrics and access log.
-func (s *Server) wrap(route string, auth bool, h handlerFunc) http.Handler {
+func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rid := requestID(r)
@@ -125,7 +128,7 @@ func (s *Server) wrap(route string, auth bool, h handlerFunc) http.Handler {
 			}
 			s.observe(r, route, sw.status, start)
 		}()
-		if err := s.serve(sw, r, st, auth, h); err != nil {
+		if err := s.serve(sw, r, st, kind, h); err != nil {
 			if sw.status != 0 {
 				// The answer has started; all that is left is to log.
 				s.logger.LogAttrs(r.Context(), slog.LevelError, "error after response started",
@@ -137,8 +140,11 @@ func (s *Server) wrap(route string, auth bool, h handlerFunc) http.Handler {
 	})
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, auth bool, h handlerFunc) error {
-	if auth {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, kind routeKind, h handlerFunc) error {
+	if kind == publicForm {
+		return h(w, r)
+	}
+	if kind == authed {
 		c, err := s.authenticate(r)
 		if err != nil {
 			return err

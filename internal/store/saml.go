@@ -104,3 +104,25 @@ func Secret(ctx context.Context, t *Tx, name string, make func() string) (string
 	err := t.get(ctx, `SELECT value FROM secrets WHERE name = ?`, []any{name}, &v)
 	return v, wrap(err, "get secret")
 }
+
+// CreateSAMLLogin records a started login, and deletes logins that expired.
+func CreateSAMLLogin(ctx context.Context, t *Tx, state, providerID, requestID string, expires int64) error {
+	if _, err := t.exec(ctx, `DELETE FROM saml_logins WHERE expires_at < ?`, micros(t.Now)); err != nil {
+		return wrap(err, "expire saml logins")
+	}
+	_, err := t.exec(ctx, `INSERT INTO saml_logins (state, provider_id, request_id, expires_at) VALUES (?, ?, ?, ?)`,
+		state, providerID, requestID, expires)
+	return wrap(err, "create saml login")
+}
+
+// TakeSAMLLogin returns and deletes the request id of a started login of a
+// provider that has not expired, or NotFound. A login can be taken once.
+func TakeSAMLLogin(ctx context.Context, t *Tx, state, providerID string) (string, error) {
+	var reqID string
+	err := t.get(ctx, `DELETE FROM saml_logins WHERE state = ? AND provider_id = ? AND expires_at >= ? RETURNING request_id`,
+		[]any{state, providerID, micros(t.Now)}, &reqID)
+	if err != nil {
+		return "", notFound(err, "take saml login", "this sign-in was not started here or has expired: start again")
+	}
+	return reqID, nil
+}

@@ -224,3 +224,27 @@ func MemberTeamIDs(ctx context.Context, t *Tx, orgID, userID folio.ID) ([]folio.
 		})
 	return ids, wrap(err, "list member teams")
 }
+
+// GetTeams returns the teams of an organization with the given ids, as seen
+// with access a, by id, in one query. Unknown ids are left out.
+func GetTeams(ctx context.Context, t *Tx, a folio.Access, ids []folio.ID) (map[folio.ID]*folio.TeamView, error) {
+	out := make(map[folio.ID]*folio.TeamView, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := append([]any{a.UserID, a.OrganizationID}, toAny(ids)...)
+	err := t.query(ctx, `SELECT `+teamColumns+` FROM teams t WHERE t.organization_id = ? AND t.id IN (`+placeholders(len(ids))+`)`,
+		args, func(r *sql.Rows) error {
+			var (
+				v    folio.TeamView
+				owns bool
+			)
+			if err := scanTeam(r, &v, &owns); err != nil {
+				return err
+			}
+			teamView(&v, a, owns)
+			out[v.ID] = &v
+			return nil
+		})
+	return out, wrap(err, "get teams")
+}

@@ -49,6 +49,16 @@ CREATE TABLE saml_providers (
 );
 CREATE INDEX saml_providers_org ON saml_providers (organization_id, created_at, id);
 
+-- Logins started at a provider and not finished yet: the RelayState names
+-- the row, which holds the AuthnRequest id the response must answer. A row
+-- is used once.
+CREATE TABLE saml_logins (
+    state       TEXT PRIMARY KEY,
+    provider_id TEXT NOT NULL REFERENCES saml_providers (id) ON DELETE CASCADE,
+    request_id  TEXT NOT NULL,
+    expires_at  BIGINT NOT NULL
+);
+
 CREATE TABLE agent_instructions (
     organization_id TEXT PRIMARY KEY REFERENCES organizations (id) ON DELETE CASCADE,
     document        TEXT NOT NULL,
@@ -67,6 +77,7 @@ CREATE TABLE secrets (
 -- +goose Down
 DROP TABLE secrets;
 DROP TABLE agent_instructions;
+DROP TABLE saml_logins;
 DROP TABLE saml_providers;
 DROP TABLE invite_links;
 DROP TABLE team_members;

@@ -1,0 +1,50 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+// GetAgentInstructions returns the organization's docs-agent instructions.
+// Members (not guests) may read them; NotFound when none were set.
+func (a *App) GetAgentInstructions(ctx context.Context, caller folio.Caller, orgID folio.ID) (ai *folio.AgentInstructions, err error) {
+	err = a.read(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Role != folio.RoleGuest, "guests cannot read the agent instructions"); err != nil {
+			return err
+		}
+		ai, err = store.GetAgentInstructions(ctx, tx, orgID)
+		if folio.IsNotFound(err) {
+			return folio.Errorf(folio.NotFound, "no agent instructions have been set for this organization")
+		}
+		return err
+	})
+	return ai, err
+}
+
+// PutAgentInstructions replaces the instructions with a validated Document.
+// Admins only.
+func (a *App) PutAgentInstructions(ctx context.Context, caller folio.Caller, orgID folio.ID, doc *content.Document) (ai *folio.AgentInstructions, err error) {
+	err = a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+		if err := require(acc.Permissions().Admin, "only organization admins can change the agent instructions"); err != nil {
+			return err
+		}
+		if doc == nil {
+			return folio.FieldErrorf("instructions", "instructions is required")
+		}
+		doc.Normalize()
+		if err := doc.Validate("instructions"); err != nil {
+			return err
+		}
+		b, err := json.Marshal(doc)
+		if err != nil {
+			return err
+		}
+		ai = &folio.AgentInstructions{OrganizationID: orgID, Document: b, UpdatedAt: tx.Now, UpdatedBy: caller.UserID}
+		return store.PutAgentInstructions(ctx, tx, ai)
+	})
+	return ai, err
+}
