@@ -8,14 +8,8 @@ import (
 	"encoding/pem"
 	"encoding/xml"
 	"errors"
-	"html"
 	"io"
-	"log"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"os"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -27,9 +21,12 @@ import (
 	dsig "github.com/russellhaering/goxmldsig"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/sso/ssotest"
 )
 
-// keySet holds PEM key pairs made by NewKeyPair.
+// keySet holds PEM key pairs made by NewKeyPair. idpKey and idpCert stand
+// in for an IdP's where no IdP runs; a running one (newIdP) signs with
+// ssotest's key.
 type keySet struct {
 	spKey, spCert       string
 	idpKey, idpCert     string
@@ -61,141 +58,41 @@ func keys(t *testing.T) keySet {
 	return testKeys
 }
 
-// testIdP is a real crewjam identity provider on a loopback httptest server
-// that knows one signed-in user.
-type testIdP struct {
-	srv     *httptest.Server
-	idp     *saml.IdentityProvider
-	session *saml.Session
-	// edit, when set, changes each assertion before the IdP signs it.
-	edit func(*saml.Assertion)
-
-	mu  sync.Mutex
-	sps map[string]*saml.EntityDescriptor
-}
-
-func newIdP(t *testing.T) *testIdP {
+// newIdP starts a test IdP (see package ssotest) and returns it with
+// Folio's side of a provider for it, which the IdP trusts. With encrypt
+// false the IdP imports the metadata without the encryption key, so
+// assertions arrive in plain text.
+func newIdP(t *testing.T, encrypt bool) (*ssotest.IdP, *Provider) {
 	t.Helper()
 	k := keys(t)
-	block, _ := pem.Decode([]byte(k.idpKey))
-	key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := ParseCertificate(k.idpCert)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ti := &testIdP{
-		session: &saml.Session{
-			ID:             "session-1",
-			CreateTime:     time.Now(),
-			ExpireTime:     time.Now().Add(time.Hour),
-			Index:          "1",
-			NameID:         "ada@example.com",
-			NameIDFormat:   string(saml.EmailAddressNameIDFormat),
-			UserName:       "ada",
-			UserEmail:      "ada@example.com",
-			UserCommonName: "Ada Lovelace",
-			UserGivenName:  "Ada",
-			UserSurname:    "Lovelace",
-			Groups:         []string{"writers"},
-		},
-		sps: map[string]*saml.EntityDescriptor{},
-	}
-	mux := http.NewServeMux()
-	ti.srv = httptest.NewServer(mux)
-	t.Cleanup(ti.srv.Close)
-	base, _ := url.Parse(ti.srv.URL)
-	ti.idp = &saml.IdentityProvider{
-		Key:                     key,
-		Certificate:             cert,
-		Logger:                  log.New(testWriter{t}, "idp: ", 0),
-		MetadataURL:             *base.JoinPath("/metadata"),
-		SSOURL:                  *base.JoinPath("/sso"),
-		ServiceProviderProvider: ti,
-		SessionProvider:         ti,
-		AssertionMaker:          ti,
-		SignatureMethod:         dsig.RSASHA256SignatureMethod,
-	}
-	mux.HandleFunc("/sso", ti.idp.ServeSSO)
-	mux.HandleFunc("/idp-initiated", func(w http.ResponseWriter, r *http.Request) {
-		ti.idp.ServeIDPInitiated(w, r, r.URL.Query().Get("sp"), r.URL.Query().Get("state"))
-	})
-	return ti
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Logf("%s", bytes.TrimRight(p, "\n"))
-	return len(p), nil
-}
-
-func (ti *testIdP) GetSession(w http.ResponseWriter, r *http.Request, req *saml.IdpAuthnRequest) *saml.Session {
-	return ti.session
-}
-
-func (ti *testIdP) GetServiceProvider(r *http.Request, id string) (*saml.EntityDescriptor, error) {
-	ti.mu.Lock()
-	defer ti.mu.Unlock()
-	if md, ok := ti.sps[id]; ok {
-		return md, nil
-	}
-	return nil, os.ErrNotExist
-}
-
-func (ti *testIdP) MakeAssertion(req *saml.IdpAuthnRequest, session *saml.Session) error {
-	if err := (saml.DefaultAssertionMaker{}).MakeAssertion(req, session); err != nil {
-		return err
-	}
-	if ti.edit != nil {
-		ti.edit(req.Assertion)
-	}
-	return nil
-}
-
-// register imports p's metadata as an IdP admin would. With encrypt false
-// the encryption key is dropped, so assertions arrive in plain text.
-func (ti *testIdP) register(t *testing.T, p *Provider, encrypt bool) {
-	t.Helper()
-	buf, err := p.Metadata()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md saml.EntityDescriptor
-	if err := xml.Unmarshal(buf, &md); err != nil {
-		t.Fatal(err)
-	}
-	if !encrypt {
-		for i := range md.SPSSODescriptors {
-			d := &md.SPSSODescriptors[i]
-			var kept []saml.KeyDescriptor
-			for _, kd := range d.KeyDescriptors {
-				if kd.Use != "encryption" {
-					kept = append(kept, kd)
-				}
-			}
-			d.KeyDescriptors = kept
-		}
-	}
-	ti.mu.Lock()
-	ti.sps[md.EntityID] = &md
-	ti.mu.Unlock()
-}
-
-// provider returns Folio's side of a provider for this IdP.
-func (ti *testIdP) provider(t *testing.T) *Provider {
-	k := keys(t)
-	return &Provider{
-		IDPEntityID:    ti.srv.URL + "/metadata",
-		IDPSSOURL:      ti.srv.URL + "/sso",
-		IDPCertificate: k.idpCert,
+	idp := ssotest.New(t)
+	p := &Provider{
+		IDPEntityID:    idp.EntityID,
+		IDPSSOURL:      idp.SSOURL,
+		IDPCertificate: idp.CertPEM,
 		SPEntityID:     "https://folio.example/v1/orgs/org1/saml/prov1/metadata",
 		ACSURL:         "https://folio.example/v1/orgs/org1/saml/prov1/acs",
 		SPKeyPEM:       k.spKey,
 		SPCertPEM:      k.spCert,
 	}
+	md, err := p.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !encrypt {
+		doc := etree.NewDocument()
+		if err := doc.ReadFromBytes(md); err != nil {
+			t.Fatal(err)
+		}
+		for _, kd := range doc.FindElements("//KeyDescriptor[@use='encryption']") {
+			kd.Parent().RemoveChild(kd)
+		}
+		if md, err = doc.WriteToBytes(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idp.Trust(t, md)
+	return idp, p
 }
 
 // postForm is what the IdP's auto-submitting form would post to the ACS.
@@ -203,46 +100,26 @@ type postForm struct {
 	Action, SAMLResponse, RelayState string
 }
 
-var formField = regexp.MustCompile(`<(?:form|input)[^>]*?(action|name)="([^"]*)"(?:[^>]*?value="([^"]*)")?`)
-
-// fetchForm GETs url as a browser would and reads the IdP's HTML form.
-func (ti *testIdP) fetchForm(t *testing.T, u string) postForm {
-	t.Helper()
-	resp, err := ti.srv.Client().Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("IdP answered %d: %s", resp.StatusCode, body)
-	}
-	var f postForm
-	for _, m := range formField.FindAllStringSubmatch(string(body), -1) {
-		switch {
-		case m[1] == "action":
-			f.Action = html.UnescapeString(m[2])
-		case m[2] == "SAMLResponse":
-			f.SAMLResponse = html.UnescapeString(m[3])
-		case m[2] == "RelayState":
-			f.RelayState = html.UnescapeString(m[3])
-		}
-	}
-	if f.SAMLResponse == "" {
-		t.Fatalf("no SAMLResponse in the IdP page: %s", body)
-	}
-	return f
-}
-
 // login runs an SP-initiated sign-in and returns the posted form and the
 // AuthnRequest id.
-func (ti *testIdP) login(t *testing.T, p *Provider, relayState string) (postForm, string) {
+func login(t *testing.T, idp *ssotest.IdP, p *Provider, relayState string) (postForm, string) {
 	t.Helper()
 	u, id, err := p.AuthnRedirect(relayState)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ti.fetchForm(t, u), id
+	var f postForm
+	f.Action, f.SAMLResponse, f.RelayState = idp.Login(t, u)
+	return f, id
+}
+
+// uriAttribute makes an attribute named by URI, as IdPs send LDAP ones.
+func uriAttribute(name, friendly string, values ...string) saml.Attribute {
+	a := saml.Attribute{Name: name, FriendlyName: friendly, NameFormat: "urn:oasis:names:tc:SAML:2.0:attrname-format:uri"}
+	for _, v := range values {
+		a.Values = append(a.Values, saml.AttributeValue{Type: "xs:string", Value: v})
+	}
+	return a
 }
 
 // decode and encode turn a SAMLResponse into its XML and back.
@@ -282,12 +159,17 @@ func TestLoginEndToEnd(t *testing.T) {
 		name := map[bool]string{true: "EncryptedAssertion", false: "PlainAssertion"}[encrypt]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ti := newIdP(t)
-			p := ti.provider(t)
-			ti.register(t, p, encrypt)
+			ti, p := newIdP(t, encrypt)
+			// LDAP attributes besides the IdP's own email and displayName.
+			ti.EditAssertion(func(a *saml.Assertion) {
+				st := &a.AttributeStatements[0]
+				st.Attributes = append(st.Attributes,
+					uriAttribute("urn:oid:0.9.2342.19200300.100.1.3", "mail", "ada@example.com"),
+					uriAttribute("urn:oid:1.3.6.1.4.1.5923.1.1.1.1", "eduPersonAffiliation", "writers"))
+			})
 			// Folio's signed state is base64 with characters that need escaping.
 			state := "st+a/te=&x y"
-			form, reqID := ti.login(t, p, state)
+			form, reqID := login(t, ti, p, state)
 
 			if form.Action != p.ACSURL {
 				t.Errorf("form posts to %q, want %q", form.Action, p.ACSURL)
@@ -319,13 +201,18 @@ func TestLoginEndToEnd(t *testing.T) {
 
 func TestLoginEmailFromAttributes(t *testing.T) {
 	t.Parallel()
-	ti := newIdP(t)
-	ti.session.NameID = "u-7f3a9c"
-	ti.session.NameIDFormat = string(saml.PersistentNameIDFormat)
-	ti.session.UserCommonName = ""
-	p := ti.provider(t)
-	ti.register(t, p, true)
-	form, reqID := ti.login(t, p, "")
+	ti, p := newIdP(t, true)
+	// A persistent NameID and LDAP attributes: no email or display name as such.
+	ti.EditAssertion(func(a *saml.Assertion) {
+		a.Subject.NameID.Format = string(saml.PersistentNameIDFormat)
+		a.Subject.NameID.Value = "u-7f3a9c"
+		a.AttributeStatements[0].Attributes = []saml.Attribute{
+			uriAttribute("urn:oid:0.9.2342.19200300.100.1.3", "mail", "ada@example.com"),
+			uriAttribute("urn:oid:2.5.4.42", "givenName", "Ada"),
+			uriAttribute("urn:oid:2.5.4.4", "sn", "Lovelace"),
+		}
+	})
+	form, reqID := login(t, ti, p, "")
 
 	id, err := p.ParseResponse(form.SAMLResponse, []string{reqID}, time.Now())
 	if err != nil {
@@ -339,10 +226,9 @@ func TestLoginEmailFromAttributes(t *testing.T) {
 
 func TestLoginIdPInitiated(t *testing.T) {
 	t.Parallel()
-	ti := newIdP(t)
-	p := ti.provider(t)
-	ti.register(t, p, true)
-	form := ti.fetchForm(t, ti.srv.URL+"/idp-initiated?sp="+url.QueryEscape(p.SPEntityID)+"&state=home")
+	ti, p := newIdP(t, true)
+	var form postForm
+	form.Action, form.SAMLResponse, form.RelayState = ti.IdPInitiated(t, p.SPEntityID, "home")
 	if form.RelayState != "home" {
 		t.Errorf("RelayState = %q", form.RelayState)
 	}
@@ -366,10 +252,8 @@ func TestLoginIdPInitiated(t *testing.T) {
 
 func TestClockSkewAllowed(t *testing.T) {
 	t.Parallel()
-	ti := newIdP(t)
-	p := ti.provider(t)
-	ti.register(t, p, true)
-	form, reqID := ti.login(t, p, "")
+	ti, p := newIdP(t, true)
+	form, reqID := login(t, ti, p, "")
 	for _, d := range []time.Duration{-2 * time.Minute, 0, time.Minute} {
 		if _, err := p.ParseResponse(form.SAMLResponse, []string{reqID}, time.Now().Add(d)); err != nil {
 			t.Errorf("SP clock off by %v: %v", d, err)
@@ -380,11 +264,13 @@ func TestClockSkewAllowed(t *testing.T) {
 func TestParseResponseRejects(t *testing.T) {
 	t.Parallel()
 	k := keys(t)
-	ti := newIdP(t)
-	p := ti.provider(t)
-	ti.register(t, p, false)
-	form, reqID := ti.login(t, p, "")
+	ti, p := newIdP(t, false)
+	form, reqID := login(t, ti, p, "")
 	ids := []string{reqID}
+	idpCert, err := ParseCertificate(ti.CertPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
 	plain := decode(t, form.SAMLResponse)
 
 	// Sanity: the untouched response passes.
@@ -454,7 +340,7 @@ func TestParseResponseRejects(t *testing.T) {
 		reason: "signature does not verify",
 	}, {
 		name:   "ErrIdPCertificateExpiredAtNow",
-		now:    time.Now().Add(11 * 365 * 24 * time.Hour),
+		now:    idpCert.NotAfter.Add(time.Hour),
 		reason: "signature does not verify",
 	}, {
 		name:   "ErrWrongIssuer",
@@ -509,10 +395,8 @@ func TestParseResponseRejects(t *testing.T) {
 	}
 
 	t.Run("ErrWrongSPKeyForEncryptedAssertion", func(t *testing.T) {
-		ti := newIdP(t)
-		p := ti.provider(t)
-		ti.register(t, p, true)
-		form, reqID := ti.login(t, p, "")
+		ti, p := newIdP(t, true)
+		form, reqID := login(t, ti, p, "")
 		q := *p
 		q.SPKeyPEM, q.SPCertPEM = k.otherKey, k.otherCert
 		_, err := q.ParseResponse(form.SAMLResponse, []string{reqID}, time.Now())
@@ -545,11 +429,9 @@ func TestParseResponseRejectsIncompleteAssertions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ti := newIdP(t)
-			ti.edit = tt.edit
-			p := ti.provider(t)
-			ti.register(t, p, true)
-			form, reqID := ti.login(t, p, "")
+			ti, p := newIdP(t, true)
+			ti.EditAssertion(tt.edit)
+			form, reqID := login(t, ti, p, "")
 			_, err := p.ParseResponse(form.SAMLResponse, []string{reqID}, time.Now())
 			wantInvalid(t, err, tt.reason)
 		})

@@ -10,4 +10,11 @@ type dialect interface {
 	// forUpdate is the row-locking suffix of a SELECT inside a write
 	// transaction; SQLite needs none, as its writer holds the database lock.
 	forUpdate() string
+	// ilike is a case-insensitive LIKE of expr against one "?" pattern,
+	// with "\" as the escape character.
+	ilike(expr string) string
+	// userSearch returns a condition on the user id column idCol that keeps
+	// users whose display name or email contains term (any case), and its
+	// arguments.
+	userSearch(idCol, term string) (string, []any)
 }

@@ -141,10 +141,16 @@ func GetMember(ctx context.Context, t *Tx, orgID, userID folio.ID) (*folio.Membe
 	return &v, nil
 }
 
-// likePattern makes a case-insensitive LIKE pattern matching s anywhere.
+// likeUsers is the plain userSearch: a case-insensitive LIKE over both columns.
+func likeUsers(d dialect, idCol, term string) (string, []any) {
+	p := likePattern(term)
+	return idCol + ` IN (SELECT id FROM users WHERE ` + d.ilike("display_name") + ` OR ` + d.ilike("email") + `)`, []any{p, p}
+}
+
+// likePattern makes a LIKE pattern matching s anywhere, for dialect.ilike.
 func likePattern(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + strings.ToLower(r.Replace(s)) + "%"
+	return "%" + r.Replace(s) + "%"
 }
 
 // ListMembers lists an organization's members, newest first unless asked
@@ -161,9 +167,9 @@ func ListMembers(ctx context.Context, t *Tx, orgID folio.ID, f folio.MemberFilte
 		}
 	}
 	if f.Search != "" {
-		where += ` AND (LOWER(u.display_name) LIKE ? ESCAPE '\' OR LOWER(u.email) LIKE ? ESCAPE '\')`
-		p := likePattern(f.Search)
-		args = append(args, p, p)
+		cond, sargs := t.db.d.userSearch("m.user_id", f.Search)
+		where += ` AND ` + cond
+		args = append(args, sargs...)
 	}
 	key := "m.joined_at"
 	if f.ByLastSeen {
@@ -171,10 +177,11 @@ func ListMembers(ctx context.Context, t *Tx, orgID folio.ID, f folio.MemberFilte
 		where += ` AND m.last_seen_at IS NOT NULL`
 	}
 	from := ` FROM members m JOIN users u ON u.id = m.user_id`
+	countFrom := ` FROM members m` // the filters only name members columns
 	q := listQuery{
 		Query: `SELECT ` + memberColumns + from + where,
 		Args:  args, Keys: []string{key, "m.user_id"}, Shape: "is",
-		Count: `SELECT COUNT(*)` + from + where, CountArgs: args,
+		Count: `SELECT COUNT(*)` + countFrom + where, CountArgs: args,
 	}
 	return page(ctx, t, "list members", q, opts, func(r *sql.Rows) (folio.MemberView, []any, error) {
 		var v folio.MemberView

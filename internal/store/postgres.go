@@ -21,6 +21,12 @@ type postgresDialect struct {
 func (*postgresDialect) name() string      { return "postgres" }
 func (*postgresDialect) forUpdate() string { return " FOR UPDATE" }
 
+func (d *postgresDialect) userSearch(idCol, term string) (string, []any) {
+	return likeUsers(d, idCol, term)
+}
+
+func (*postgresDialect) ilike(expr string) string { return expr + ` ILIKE ? ESCAPE '\'` }
+
 // rebind turns "?" placeholders into PostgreSQL's "$n". Queries never hold a
 // literal question mark.
 func (d *postgresDialect) rebind(q string) string {

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
 	"modernc.org/sqlite"
@@ -22,6 +24,21 @@ type sqliteDialect struct{}
 func (sqliteDialect) name() string           { return "sqlite" }
 func (sqliteDialect) rebind(q string) string { return q }
 func (sqliteDialect) forUpdate() string      { return "" }
+
+// ilike relies on SQLite's LIKE, which ignores the case of ASCII letters;
+// calling LOWER() on every row would cost more and fold no more letters.
+func (sqliteDialect) ilike(expr string) string { return expr + ` LIKE ? ESCAPE '\'` }
+
+// userSearch uses the trigram index (users_search) for terms of three
+// characters or more, and LIKE for shorter ones, which the index cannot
+// serve. Inside the phrase, only double quotes need escaping.
+func (d sqliteDialect) userSearch(idCol, term string) (string, []any) {
+	if utf8.RuneCountInString(term) < 3 {
+		return likeUsers(d, idCol, term)
+	}
+	phrase := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+	return idCol + ` IN (SELECT user_id FROM users_search WHERE users_search MATCH ?)`, []any{phrase}
+}
 
 // translate maps SQLite constraint errors to folio kinds.
 func (sqliteDialect) translate(err error) error {

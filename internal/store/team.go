@@ -63,7 +63,7 @@ func ListTeams(ctx context.Context, t *Tx, a folio.Access, f folio.TeamFilter, o
 		args = append(args, f.Owner)
 	}
 	if f.Title != "" {
-		where += ` AND LOWER(t.title) LIKE ? ESCAPE '\'`
+		where += ` AND ` + t.db.d.ilike("t.title")
 		args = append(args, likePattern(f.Title))
 	}
 	q := listQuery{
@@ -87,7 +87,7 @@ func ListMemberTeams(ctx context.Context, t *Tx, a folio.Access, userID folio.ID
 	where := ` WHERE t.organization_id = ? AND m.user_id = ?`
 	args := []any{a.OrganizationID, userID}
 	if title != "" {
-		where += ` AND LOWER(t.title) LIKE ? ESCAPE '\'`
+		where += ` AND ` + t.db.d.ilike("t.title")
 		args = append(args, likePattern(title))
 	}
 	from := ` FROM team_members m JOIN teams t ON t.id = m.team_id`
