@@ -110,6 +110,42 @@ func runUsersCreate(ctx context.Context, args []string, getenv func(string) stri
 	return nil
 }
 
+func runUsersToken(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("users token", stderr)
+	var (
+		sf           storeFlags
+		email, label string
+		asJSON       bool
+	)
+	sf.register(fs, getenv)
+	fs.StringVar(&email, "email", "", "email of the user (required)")
+	fs.StringVar(&label, "label", "created by folio users token", "label of the token")
+	fs.BoolVar(&asJSON, "json", false, `print {"user":ID,"token":TOKEN}`)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if email == "" {
+		return fmt.Errorf("users token: --email is required")
+	}
+	db, err := sf.open(ctx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	acc, err := app.New(app.Config{DB: db}).CreateTokenForEmail(ctx, email, label)
+	if err != nil {
+		return fmt.Errorf("users token: %s", describe(err))
+	}
+	if asJSON {
+		return json.NewEncoder(stdout).Encode(struct {
+			User  string `json:"user"`
+			Token string `json:"token"`
+		}{acc.User.ID, acc.Token})
+	}
+	fmt.Fprintf(stdout, "API token for %s (%s), shown only this once:\n\n    %s\n\n", acc.User.Email, acc.User.ID, acc.Token)
+	return nil
+}
+
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("migrate", stderr)
 	var sf storeFlags

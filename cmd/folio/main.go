@@ -3,6 +3,7 @@
 //	folio serve                  run the API server (migrates and bootstraps first)
 //	folio init                   create the first admin, organization and token
 //	folio users create           create a user with an API token
+//	folio users token            create an API token for an existing user
 //	folio migrate                apply schema migrations and exit
 //
 // Every flag has an environment variable (FOLIO_ADDR, FOLIO_DATA, ...);
@@ -33,6 +34,7 @@ commands:
   serve          run the API server
   init           create the first admin user, organization and API token
   users create   create a user with an API token
+  users token    create an API token for an existing user
   migrate        apply database migrations and exit
 
 Run "folio <command> -h" for the flags of a command.
@@ -51,10 +53,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "init":
 		return runInit(ctx, args[1:], getenv, stdout, stderr)
 	case "users":
-		if len(args) < 2 || args[1] != "create" {
-			return fmt.Errorf(`unknown users command: use "folio users create"`)
+		switch {
+		case len(args) >= 2 && args[1] == "create":
+			return runUsersCreate(ctx, args[2:], getenv, stdout, stderr)
+		case len(args) >= 2 && args[1] == "token":
+			return runUsersToken(ctx, args[2:], getenv, stdout, stderr)
 		}
-		return runUsersCreate(ctx, args[2:], getenv, stdout, stderr)
+		return fmt.Errorf(`unknown users command: use "folio users create" or "folio users token"`)
 	case "migrate":
 		return runMigrate(ctx, args[1:], getenv, stdout, stderr)
 	case "-h", "-help", "--help", "help":

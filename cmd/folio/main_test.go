@@ -219,9 +219,24 @@ func TestInitAndUsersCreate(t *testing.T) {
 			}
 		}
 
+		out.Reset()
+		if err := run(ctx, append([]string{"users", "token", "--email", "E@example.com", "--json"}, args...), noenv, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		var tok map[string]string
+		if err := json.Unmarshal(out.Bytes(), &tok); err != nil || tok["user"] != u["user"] || !tokenRE.MatchString(tok["token"]) {
+			t.Fatalf("users token --json printed %q", out.String())
+		}
+		if err := run(ctx, append([]string{"users", "token", "--email", "nobody@example.com"}, args...), noenv, io.Discard, io.Discard); err == nil {
+			t.Error("users token for an unknown email succeeded")
+		}
+
 		s := startServe(t, args...)
 		if tokenRE.MatchString(s.out.String()) {
 			t.Fatal("serve bootstrapped a store made by init")
+		}
+		if code := get(t, s.base+"/v1/user", tok["token"]); code != 200 {
+			t.Fatalf("the users token token gets %d", code)
 		}
 		if code := get(t, s.base+"/v1/orgs/"+b["organization"], u["token"]); code != 200 {
 			t.Fatalf("the created member gets %d for the organization", code)

@@ -139,3 +139,24 @@ func (a *App) Init(ctx context.Context, in InitInput) (*Bootstrap, error) {
 	}
 	return &b, nil
 }
+
+// CreateTokenForEmail creates an API token for the user with an email, for
+// operators (people invited by email, say). NotFound when there is none.
+func (a *App) CreateTokenForEmail(ctx context.Context, email, label string) (*Account, error) {
+	nu := folio.NewUser{Email: email}
+	if err := nu.Normalize(); err != nil {
+		return nil, err
+	}
+	var acc Account
+	err := a.db.Write(ctx, func(tx *store.Tx) (err error) {
+		if acc.User, err = store.GetUserByEmail(ctx, tx, nu.Email); err != nil {
+			return err
+		}
+		acc.Token, err = createFirstToken(ctx, tx, acc.User.ID, label)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &acc, nil
+}
