@@ -35,10 +35,10 @@ func (a *App) PutAgentInstructions(ctx context.Context, caller folio.Caller, org
 		if doc == nil {
 			return folio.FieldErrorf("instructions", "instructions is required")
 		}
-		doc.Normalize()
 		if err := doc.Validate("instructions"); err != nil {
 			return err
 		}
+		doc.Normalize()
 		b, err := json.Marshal(doc)
 		if err != nil {
 			return err

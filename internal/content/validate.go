@@ -23,6 +23,10 @@ func (d *Document) Validate(field string) error {
 	if d.Object != ObjectDocument {
 		return v.fail("object must be %q, not %q", ObjectDocument, d.Object)
 	}
+	if d.Data == nil {
+		// The reference requires data, even when it holds nothing.
+		return v.fail("data is required (an object, usually {\"schemaVersion\": 1})")
+	}
 	if sv, ok := d.Data["schemaVersion"]; ok && !isNonNegativeInteger(sv) {
 		return v.fail("data.schemaVersion must be a non-negative integer")
 	}

@@ -141,10 +141,44 @@ func TestAgentInstructions(t *testing.T) {
 		for _, c := range []struct{ body, msg string }{
 			{`{}`, "instructions is required"},
 			{`{"instructions":{"object":"page","nodes":[]}}`, "instructions"},
-			{`{"instructions":{"object":"document","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"block","type":"paragraph","nodes":[]}]}]}}`, "cannot contain a block"},
-			{`{"instructions":{"object":"document","nodes":[{"object":"block","type":"marquee","nodes":[]}]}}`, "marquee"},
+			{`{"instructions":{"object":"document","nodes":[]}}`, "data is required"},
+			{`{"instructions":{"object":"document","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"block","type":"paragraph","nodes":[]}]}]}}`, "cannot contain a block"},
+			{`{"instructions":{"object":"document","data":{},"nodes":[{"object":"block","type":"marquee","nodes":[]}]}}`, "marquee"},
 		} {
 			s.Do(t, admin, "PUT", path, c.body).WantError(t, 400, c.msg)
 		}
+	})
+}
+
+func TestInviteSAMLAndInstructionsAuthorization(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		a := s.Actors(t)
+		org := func(p string) func(a *apitest.Actors) string {
+			return func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + p }
+		}
+		adminOnly := map[string]int{apitest.Admin: 200, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}
+		with := func(m map[string]int, kv ...any) map[string]int {
+			out := map[string]int{}
+			for k, v := range m {
+				out[k] = v
+			}
+			for i := 0; i < len(kv); i += 2 {
+				out[kv[i].(string)] = kv[i+1].(int)
+			}
+			return out
+		}
+		doc := `{"instructions":{"object":"document","data":{},"nodes":[]}}`
+		apitest.Matrix(t, s, a, []apitest.Case{
+			{Name: "listOrganizationInviteLinks", Method: "GET", Path: org("/link-invites"), Want: adminOnly},
+			{Name: "createOrganizationInvite", Method: "POST", Path: org("/link-invites"), Body: `{"role":"read"}`, Want: with(adminOnly, apitest.Admin, 201)},
+			{Name: "deleteOrganizationInviteById", Method: "DELETE", Path: org("/link-invites/gone"), Want: with(adminOnly, apitest.Admin, 204)},
+			{Name: "inviteUsersToOrganization", Method: "POST", Path: org("/invites"), Body: `{"emails":["m@example.com"]}`, Want: adminOnly},
+			{Name: "listSAMLProvidersInOrganizationById", Method: "GET", Path: org("/saml"), Want: adminOnly},
+			{Name: "deleteOrganizationSAMLProvider", Method: "DELETE", Path: org("/saml/gone"), Want: with(adminOnly, apitest.Admin, 204)},
+			{Name: "listSSOProviderLoginsInOrganization", Method: "GET", Path: org("/sso"), Want: map[string]int{apitest.AnyActor: 200}},
+			{Name: "updateOrganizationAgentInstructions", Method: "PUT", Path: org("/agent-instructions"), Body: doc, Want: adminOnly},
+			{Name: "getOrganizationAgentInstructions", Method: "GET", Path: org("/agent-instructions"),
+				Want: map[string]int{apitest.Guest: 403, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 200}},
+		})
 	})
 }
