@@ -51,7 +51,13 @@ func randomString(n int) string {
 type Caller struct {
 	UserID  ID
 	TokenID ID
+	// Org, when set, confines the caller to one organization: the token
+	// came from that organization's single sign-on.
+	Org ID
 }
+
+// InScope reports whether the caller may act in an organization.
+func (c Caller) InScope(orgID ID) bool { return c.Org == "" || c.Org == orgID }
 
 // Clock tells the current time; tests inject a fixed or movable clock.
 type Clock interface {

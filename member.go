@@ -62,12 +62,16 @@ type Access struct {
 	MemberSSO      bool // the caller is an SSO member
 	OrgSSO         bool // the organization enforces SSO
 	OwnsTeam       bool // the caller owns at least one team
+	SSOToken       bool // the caller's token came from this organization's SSO
 }
 
 // Permissions returns the caller's organization permissions.
 func (a Access) Permissions() OrganizationPermissions { return OrgPermissions(a.Role, a.OwnsTeam) }
 
 // SSOBlocked reports whether the SSO rule shuts the caller out: when an
-// organization enforces SSO, only its SSO members and its admins (who must
-// be able to fix a broken configuration) may use it.
-func (a Access) SSOBlocked() bool { return a.OrgSSO && !a.MemberSSO && a.Role != RoleAdmin }
+// organization enforces SSO, only its SSO members using a token from its
+// SSO, and its admins (who must be able to fix a broken configuration),
+// may use it.
+func (a Access) SSOBlocked() bool {
+	return a.OrgSSO && a.Role != RoleAdmin && !(a.MemberSSO && a.SSOToken)
+}

@@ -60,9 +60,9 @@ type OrganizationView struct {
 }
 
 // Access returns the caller's access to the organization.
-func (v *OrganizationView) Access(userID ID) Access {
-	return Access{OrganizationID: v.ID, UserID: userID, Role: v.CallerRole, MemberSSO: v.CallerSSO,
-		OrgSSO: v.SSO, OwnsTeam: v.CallerOwnsTeam}
+func (v *OrganizationView) Access(c Caller) Access {
+	return Access{OrganizationID: v.ID, UserID: c.UserID, Role: v.CallerRole, MemberSSO: v.CallerSSO,
+		OrgSSO: v.SSO, OwnsTeam: v.CallerOwnsTeam, SSOToken: c.Org == v.ID}
 }
 
 // Permissions returns the caller's permissions on the organization.

@@ -22,6 +22,8 @@ type Token struct {
 	UserID    ID
 	Label     string
 	CreatedAt time.Time
+	Org       ID         // set for tokens confined to one organization
+	ExpiresAt *time.Time // nil: never
 }
 
 // NewTokenSecret returns a new random API token and the hash to store.

@@ -7,15 +7,25 @@ import (
 	"github.com/foliodocs/folio/internal/store"
 )
 
+var errOrgNotFound = folio.Errorf(folio.NotFound, "organization not found")
+
+// errScoped refuses operations outside the one organization a token is
+// confined to.
+var errScoped = folio.Errorf(folio.Forbidden, "this token was issued by an organization's single sign-on and works only inside that organization")
+
 var errSSORequired = folio.Errorf(folio.Forbidden, "this organization requires single sign-on: sign in through one of its SAML providers")
 
 // access loads what the caller is in an organization and applies the SSO
 // rule. Non-members get NotFound, exactly as for a missing organization.
 func access(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.ID) (folio.Access, error) {
+	if !caller.InScope(orgID) {
+		return folio.Access{}, errOrgNotFound
+	}
 	a, err := store.OrgAccess(ctx, tx, orgID, caller.UserID)
 	if err != nil {
 		return a, err
 	}
+	a.SSOToken = caller.Org == orgID
 	if a.SSOBlocked() {
 		return a, errSSORequired
 	}

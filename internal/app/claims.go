@@ -55,19 +55,23 @@ func signVisitorClaims(c *visitorClaims, secret, issuer string, now time.Time, t
 	return s, nil
 }
 
-// secret returns a named server-wide secret, created on first use and kept
-// in memory afterwards (secrets never change once stored).
-func (a *App) secret(ctx context.Context, tx *store.Tx, name string) (string, error) {
+// secret returns a named server-wide secret, created on first use in a
+// transaction of its own and kept in memory once committed (secrets never
+// change once stored).
+func (a *App) secret(ctx context.Context, name string) (string, error) {
 	a.secretsMu.Lock()
 	v, ok := a.secrets[name]
 	a.secretsMu.Unlock()
 	if ok {
 		return v, nil
 	}
-	v, err := store.Secret(ctx, tx, name, func() string {
-		b := make([]byte, 32)
-		rand.Read(b)
-		return base64.RawURLEncoding.EncodeToString(b)
+	err := a.db.Write(ctx, func(tx *store.Tx) (err error) {
+		v, err = store.Secret(ctx, tx, name, func() string {
+			b := make([]byte, 32)
+			rand.Read(b)
+			return base64.RawURLEncoding.EncodeToString(b)
+		})
+		return err
 	})
 	if err != nil {
 		return "", err

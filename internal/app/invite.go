@@ -143,6 +143,9 @@ func (a *App) DeleteInviteLink(ctx context.Context, caller folio.Caller, orgID, 
 // member already holding a higher role keeps it; a lower one is raised.
 // Unknown invites are NotFound; disabled invite links Invalid.
 func (a *App) JoinWithInviteLink(ctx context.Context, caller folio.Caller, orgID, id folio.ID) error {
+	if caller.Org != "" {
+		return errScoped
+	}
 	return a.db.Write(ctx, func(tx *store.Tx) error {
 		inv, err := store.GetInviteLink(ctx, tx, orgID, id)
 		if err != nil {

@@ -146,22 +146,20 @@ func (a *App) ListMemberTeams(ctx context.Context, caller folio.Caller, orgID, u
 // Ping records that the caller was seen now and returns their visitor
 // claims token, or "" when they have no claims to attach.
 func (a *App) Ping(ctx context.Context, caller folio.Caller, orgID folio.ID) (string, error) {
-	var (
-		claims *visitorClaims
-		secret string
-	)
+	var claims *visitorClaims
 	err := a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
 		if _, err := store.TouchMember(ctx, tx, orgID, caller.UserID); err != nil {
 			return err
 		}
 		var err error
-		if claims, err = memberClaims(ctx, tx, acc); err != nil || claims == nil {
-			return err
-		}
-		secret, err = a.secret(ctx, tx, "visitor-claims:"+orgID)
+		claims, err = memberClaims(ctx, tx, acc)
 		return err
 	})
 	if err != nil || claims == nil {
+		return "", err
+	}
+	secret, err := a.secret(ctx, "visitor-claims:"+orgID)
+	if err != nil {
 		return "", err
 	}
 	return signVisitorClaims(claims, secret, a.publicURL, a.clock.Now(), time.Hour)
@@ -171,6 +169,9 @@ func (a *App) Ping(ctx context.Context, caller folio.Caller, orgID folio.ID) (st
 // include the domain of their verified email, with its defaultRole.
 // Joining twice is harmless.
 func (a *App) JoinOrganization(ctx context.Context, caller folio.Caller, orgID folio.ID) error {
+	if caller.Org != "" {
+		return errScoped
+	}
 	return a.db.Write(ctx, func(tx *store.Tx) error {
 		org, err := store.GetOrganization(ctx, tx, orgID)
 		if err != nil {
@@ -185,7 +186,9 @@ func (a *App) JoinOrganization(ctx context.Context, caller folio.Caller, orgID f
 			allowed = allowed || d == folio.EmailDomain(u.Email)
 		}
 		if !u.EmailVerified || !allowed {
-			return folio.Errorf(folio.Invalid, "your verified email domain is not one of the organization's email domains")
+			// Answered like a missing organization: a non-member learns
+			// nothing about an organization it may not join.
+			return errOrgNotFound
 		}
 		_, err = store.AddMemberIfAbsent(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: org.DefaultRole, JoinedAt: tx.Now})
 		return err

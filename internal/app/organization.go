@@ -9,6 +9,14 @@ import (
 
 // ListOrganizations lists the caller's organizations.
 func (a *App) ListOrganizations(ctx context.Context, caller folio.Caller, opts folio.ListOptions) (l folio.List[folio.OrganizationView], err error) {
+	if caller.Org != "" {
+		// A token confined to one organization lists only that one.
+		v, err := a.GetOrganization(ctx, caller, caller.Org)
+		if err != nil {
+			return folio.List[folio.OrganizationView]{Items: []folio.OrganizationView{}}, nil
+		}
+		return folio.List[folio.OrganizationView]{Items: []folio.OrganizationView{*v}, Count: 1}, nil
+	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		l, err = store.ListOrganizationsForUser(ctx, tx, caller.UserID, opts)
 		return err
@@ -19,11 +27,14 @@ func (a *App) ListOrganizations(ctx context.Context, caller folio.Caller, opts f
 // GetOrganization returns an organization the caller is a member of, and
 // NotFound for any other.
 func (a *App) GetOrganization(ctx context.Context, caller folio.Caller, id folio.ID) (v *folio.OrganizationView, err error) {
+	if !caller.InScope(id) {
+		return nil, errOrgNotFound
+	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		v, err = store.GetOrganizationView(ctx, tx, id, caller.UserID)
 		return err
 	})
-	if err == nil && v.Access(caller.UserID).SSOBlocked() {
+	if err == nil && v.Access(caller).SSOBlocked() {
 		return nil, errSSORequired
 	}
 	return v, err
@@ -32,6 +43,9 @@ func (a *App) GetOrganization(ctx context.Context, caller folio.Caller, id folio
 // CreateOrganization creates an organization with the caller as its admin.
 // It returns Invalid, or Conflict when the hostname is taken.
 func (a *App) CreateOrganization(ctx context.Context, caller folio.Caller, in folio.NewOrganization) (v *folio.OrganizationView, err error) {
+	if caller.Org != "" {
+		return nil, errScoped
+	}
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
 		v, err = createOrganization(ctx, tx, caller.UserID, in)
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"slices"
 	"strings"
 	"time"
 
@@ -287,58 +288,95 @@ type SSOLogin struct {
 	User         *folio.User
 	Organization folio.ID
 	Token        string
+	ExpiresAt    time.Time
 }
 
-// SAMLLogin finishes a login: it verifies the identity provider's response
-// against the request recorded under relayState (Invalid otherwise; logins
-// started elsewhere, IdP-initiated ones included, are refused), creates or
-// updates the user, makes them an SSO member (new members get the
-// provider's defaultRole and defaultTeam) and issues an API token.
+// SSOTokenTTL is how long a token issued by a SAML sign-in works.
+const SSOTokenTTL = 24 * time.Hour
+
+// SAMLLogin finishes a login. It verifies the identity provider's response
+// against the request recorded under state (Invalid otherwise; logins
+// started elsewhere, IdP-initiated ones included, are refused, and each
+// login is used once). The response is verified before any write, so a
+// flood of bad responses never holds the writer.
+//
+// An organization's identity provider speaks only for that organization:
+// an email that belongs to an existing account is accepted only when the
+// account is already a member (an admin invited it), and the API token
+// issued works only inside the organization and expires after SSOTokenTTL.
+// A new account is created for an unknown email; its email counts as
+// verified only when its domain is one of the organization's emailDomains.
+// New members get the provider's defaultRole and defaultTeam.
 func (a *App) SAMLLogin(ctx context.Context, orgID, id folio.ID, samlResponse, state string) (*SSOLogin, error) {
+	var (
+		p     *folio.SAMLProvider
+		org   *folio.Organization
+		reqID string
+	)
+	err := a.db.Read(ctx, func(tx *store.Tx) (err error) {
+		if p, err = activeProvider(ctx, tx, orgID, id); err != nil {
+			return err
+		}
+		if org, err = store.GetOrganization(ctx, tx, orgID); err != nil {
+			return err
+		}
+		reqID, err = store.PendingSAMLLogin(ctx, tx, state, p.ID)
+		return err
+	})
+	if folio.IsNotFound(err) && p != nil {
+		return nil, folio.Errorf(folio.Invalid, "this sign-in was not started here or has expired: start again")
+	}
+	if err != nil {
+		return nil, err
+	}
+	ident, err := a.spProvider(p).ParseResponse(samlResponse, []string{reqID}, a.clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	nu := folio.NewUser{Email: ident.Email, DisplayName: ident.DisplayName}
+	if err := nu.Normalize(); err != nil {
+		return nil, folio.Errorf(folio.Invalid, "the identity provider did not send a usable email address")
+	}
+	nu.EmailVerified = slices.Contains(org.EmailDomains, folio.EmailDomain(nu.Email))
+
 	out := &SSOLogin{Organization: orgID}
-	err := a.db.Write(ctx, func(tx *store.Tx) error {
-		p, err := activeProvider(ctx, tx, orgID, id)
-		if err != nil {
-			return err
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if err := store.TakeSAMLLogin(ctx, tx, state, p.ID); err != nil {
+			return folio.Errorf(folio.Invalid, "this sign-in was not started here or has expired: start again")
 		}
-		reqID, err := store.TakeSAMLLogin(ctx, tx, state, p.ID)
-		if err != nil {
-			return &folio.Error{Kind: folio.Invalid, Message: folio.MessageOf(err), Err: err}
-		}
-		ident, err := a.spProvider(p).ParseResponse(samlResponse, []string{reqID}, a.clock.Now())
-		if err != nil {
-			return err
-		}
-		nu := folio.NewUser{Email: ident.Email, DisplayName: ident.DisplayName}
-		if err := nu.Normalize(); err != nil {
-			return folio.Errorf(folio.Invalid, "the identity provider did not send a usable email address")
-		}
-		u, err := store.GetOrCreateUserByEmail(ctx, tx, nu.Email, nu.DisplayName)
-		if err != nil {
-			return err
-		}
-		if err := store.SetUserProfile(ctx, tx, u.ID, nu.DisplayName); err != nil {
-			return err
-		}
-		added, err := store.AddMemberIfAbsent(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID,
-			Role: p.DefaultRole, JoinedAt: tx.Now, SSO: true})
-		if err != nil {
-			return err
-		}
-		if !added {
+		u, err := store.GetUserByEmail(ctx, tx, nu.Email)
+		switch {
+		case err == nil:
+			if _, err := store.MemberRole(ctx, tx, orgID, u.ID); err != nil {
+				if folio.IsNotFound(err) {
+					return folio.Errorf(folio.Invalid, "the account %s exists but is not a member of this organization: "+
+						"an admin must invite it before it can sign in through the organization's SSO", nu.Email)
+				}
+				return err
+			}
 			if err := store.SetMemberSSO(ctx, tx, orgID, u.ID); err != nil {
 				return err
 			}
-		}
-		if added && p.DefaultTeam != "" {
-			if err := store.AddTeamMemberIfAbsent(ctx, tx, orgID, p.DefaultTeam, u.ID, folio.TeamMember); err != nil {
+		case folio.IsNotFound(err):
+			if u, err = store.CreateUser(ctx, tx, nu); err != nil {
 				return err
 			}
-		}
-		if out.User, err = store.GetUser(ctx, tx, u.ID); err != nil {
+			m := folio.Member{OrganizationID: orgID, UserID: u.ID, Role: p.DefaultRole, JoinedAt: tx.Now, SSO: true}
+			if err := store.AddMember(ctx, tx, &m); err != nil {
+				return err
+			}
+			if p.DefaultTeam != "" {
+				if err := store.AddTeamMemberIfAbsent(ctx, tx, orgID, p.DefaultTeam, u.ID, folio.TeamMember); err != nil {
+					return err
+				}
+			}
+		default:
 			return err
 		}
-		out.Token, err = createFirstToken(ctx, tx, u.ID, "SAML sign-in through "+p.Label)
+		out.User = u
+		out.ExpiresAt = tx.Now.Add(SSOTokenTTL)
+		out.Token, err = createToken(ctx, tx, &folio.Token{UserID: u.ID, Label: "SAML sign-in through " + p.Label,
+			Org: orgID, ExpiresAt: &out.ExpiresAt})
 		return err
 	})
 	if err != nil {

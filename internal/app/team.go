@@ -212,10 +212,11 @@ func (a *App) SetTeamMember(ctx context.Context, caller folio.Caller, orgID, tea
 		if err != nil {
 			return err
 		}
-		if _, _, err := resolveMembers(ctx, tx, orgID, "userId", []string{userID}); err != nil {
+		ids, _, err := resolveMembers(ctx, tx, orgID, "userId", []string{userID})
+		if err != nil {
 			return err
 		}
-		return store.SetTeamMember(ctx, tx, orgID, teamID, userID, r)
+		return store.SetTeamMember(ctx, tx, orgID, teamID, ids[0], r)
 	})
 }
 

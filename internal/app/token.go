@@ -24,9 +24,9 @@ func (a *App) Authenticate(ctx context.Context, secret string) (folio.Caller, er
 	if c, ok := a.tokens.get(hash, now); ok {
 		return c, nil
 	}
-	var c folio.Caller
+	var tok *folio.Token
 	err := a.db.Read(ctx, func(tx *store.Tx) (err error) {
-		c.TokenID, c.UserID, err = store.TokenOwner(ctx, tx, hash)
+		tok, err = store.TokenOwner(ctx, tx, hash)
 		return err
 	})
 	if folio.IsNotFound(err) {
@@ -35,12 +35,14 @@ func (a *App) Authenticate(ctx context.Context, secret string) (folio.Caller, er
 	if err != nil {
 		return folio.Caller{}, err
 	}
-	a.tokens.put(hash, c, now)
+	c := folio.Caller{UserID: tok.UserID, TokenID: tok.ID, Org: tok.Org}
+	a.tokens.put(hash, c, tok.ExpiresAt, now)
 	return c, nil
 }
 
 // CreateToken creates an API token for the caller and returns it with its
-// secret, which is shown only this once.
+// secret, which is shown only this once. A caller confined to one
+// organization gets a token confined the same way, expiring no later.
 func (a *App) CreateToken(ctx context.Context, caller folio.Caller, label string) (*folio.Token, string, error) {
 	label = strings.TrimSpace(label)
 	if utf8.RuneCountInString(label) > 100 {
@@ -51,16 +53,23 @@ func (a *App) CreateToken(ctx context.Context, caller folio.Caller, label string
 		secret string
 	)
 	err := a.db.Write(ctx, func(tx *store.Tx) (err error) {
-		tok, secret, err = createToken(ctx, tx, caller.UserID, label)
+		tok = &folio.Token{UserID: caller.UserID, Label: label, Org: caller.Org}
+		if caller.Org != "" {
+			parent, err := store.TokenByID(ctx, tx, caller.UserID, caller.TokenID)
+			if err != nil {
+				return err
+			}
+			tok.ExpiresAt = parent.ExpiresAt
+		}
+		secret, err = createToken(ctx, tx, tok)
 		return err
 	})
 	return tok, secret, err
 }
 
-func createToken(ctx context.Context, tx *store.Tx, userID folio.ID, label string) (*folio.Token, string, error) {
+func createToken(ctx context.Context, tx *store.Tx, tok *folio.Token) (string, error) {
 	secret, hash := folio.NewTokenSecret()
-	tok, err := store.CreateToken(ctx, tx, userID, label, hash)
-	return tok, secret, err
+	return secret, store.CreateToken(ctx, tx, tok, hash)
 }
 
 // ListTokens lists the caller's API tokens (never their secrets).
@@ -80,7 +89,7 @@ func (a *App) RevokeToken(ctx context.Context, caller folio.Caller, tokenID foli
 		return store.DeleteToken(ctx, tx, caller.UserID, tokenID)
 	})
 	if err == nil {
-		a.tokens.forgetToken(tokenID)
+		a.tokens.revoke(tokenID, time.Now())
 	}
 	return err
 }
@@ -89,9 +98,10 @@ func (a *App) RevokeToken(ctx context.Context, caller folio.Caller, tokenID foli
 // does not query the database for every request. Only positive answers are
 // kept, so a new token works at once everywhere.
 type tokenCache struct {
-	ttl time.Duration
-	mu  sync.RWMutex
-	m   map[string]cachedToken // by token hash
+	ttl     time.Duration
+	mu      sync.RWMutex
+	m       map[string]cachedToken // by token hash
+	revoked map[folio.ID]time.Time // token id -> until when put must not cache it
 }
 
 type cachedToken struct {
@@ -103,7 +113,7 @@ type cachedToken struct {
 const maxCachedTokens = 10_000
 
 func newTokenCache(ttl time.Duration) *tokenCache {
-	return &tokenCache{ttl: ttl, m: make(map[string]cachedToken)}
+	return &tokenCache{ttl: ttl, m: make(map[string]cachedToken), revoked: make(map[folio.ID]time.Time)}
 }
 
 func (c *tokenCache) get(hash string, now time.Time) (folio.Caller, bool) {
@@ -119,24 +129,50 @@ func (c *tokenCache) get(hash string, now time.Time) (folio.Caller, bool) {
 	return e.caller, true
 }
 
-func (c *tokenCache) put(hash string, caller folio.Caller, now time.Time) {
+// put caches a verified token until the TTL or its own expiry, whichever
+// comes first. A token revoked while it was being verified is not cached.
+func (c *tokenCache) put(hash string, caller folio.Caller, tokenExpires *time.Time, now time.Time) {
 	if c.ttl < 0 {
 		return
 	}
+	until := now.Add(c.ttl)
+	if tokenExpires != nil && tokenExpires.Before(until) {
+		until = *tokenExpires
+	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.revoked[caller.TokenID]; ok && now.Before(t) {
+		return
+	}
 	if len(c.m) >= maxCachedTokens {
 		clear(c.m)
 	}
-	c.m[hash] = cachedToken{caller: caller, expires: now.Add(c.ttl)}
-	c.mu.Unlock()
+	c.m[hash] = cachedToken{caller: caller, expires: until}
 }
 
-func (c *tokenCache) forgetToken(tokenID folio.ID) {
+// revoke drops a token from the cache and keeps it out for one TTL, so a
+// verification that read the database before the revocation cannot put
+// it back.
+func (c *tokenCache) revoke(tokenID folio.ID, now time.Time) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	for h, e := range c.m {
 		if e.caller.TokenID == tokenID {
 			delete(c.m, h)
 		}
 	}
-	c.mu.Unlock()
+	for id, t := range c.revoked {
+		if now.After(t) {
+			delete(c.revoked, id)
+		}
+	}
+	c.revoked[tokenID] = now.Add(c.ttl)
+}
+
+// FlushTokenCache forgets every cached token, so that the next request of
+// each is checked against the database (tests move the clock past expiry).
+func (a *App) FlushTokenCache() {
+	a.tokens.mu.Lock()
+	clear(a.tokens.m)
+	a.tokens.mu.Unlock()
 }

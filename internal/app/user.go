@@ -20,7 +20,7 @@ func (a *App) GetAuthenticatedUser(ctx context.Context, caller folio.Caller) (u 
 // organization with them. Anyone else is NotFound.
 func (a *App) GetUser(ctx context.Context, caller folio.Caller, id folio.ID) (u *folio.User, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		u, err = store.GetUserVisibleTo(ctx, tx, id, caller.UserID)
+		u, err = store.GetUserVisibleTo(ctx, tx, id, caller.UserID, caller.Org)
 		return err
 	})
 	return u, err
@@ -85,8 +85,7 @@ func createFirstToken(ctx context.Context, tx *store.Tx, userID folio.ID, label 
 	if label == "" {
 		label = "first token"
 	}
-	_, secret, err := createToken(ctx, tx, userID, label)
-	return secret, err
+	return createToken(ctx, tx, &folio.Token{UserID: userID, Label: label})
 }
 
 // Bootstrap is what Init creates on an empty store.

@@ -230,6 +230,10 @@ func TestSSOMembersAndEnforcement(t *testing.T) {
 		if !m.SSO {
 			t.Fatal("sso not set")
 		}
+		// An SSO member still needs a token from signing in through the
+		// organization's SSO (TestSAMLLoginEndToEnd); a plain token stays out.
+		s.Do(t, tok, "GET", "/v1/orgs/"+org, nil).WantError(t, 403, "single sign-on")
+		s.Do(t, admin, "PATCH", "/v1/orgs/"+org, `{"sso":false}`).WantStatus(t, 200)
 		s.Do(t, tok, "GET", "/v1/orgs/"+org, nil).WantStatus(t, 200)
 	})
 }
@@ -276,7 +280,8 @@ func TestJoinByEmailDomain(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, admin := s.Org(t)
 		u, tok := s.User(t) // userN@example.com, verified
-		s.Do(t, tok, "POST", "/v1/orgs/"+org+"/join", nil).WantError(t, 400, "email domain")
+		// A non-member who may not join learns nothing: 404, as for no organization.
+		s.Do(t, tok, "POST", "/v1/orgs/"+org+"/join", nil).WantError(t, 404, "organization not found")
 		s.Do(t, tok, "GET", "/v1/orgs/"+org, nil).WantError(t, 404, "organization not found")
 		s.Do(t, admin, "PATCH", "/v1/orgs/"+org, `{"emailDomains":["Example.com"],"defaultRole":"comment"}`).WantStatus(t, 200)
 		s.Do(t, tok, "POST", "/v1/orgs/"+org+"/join", nil).WantStatus(t, 204)

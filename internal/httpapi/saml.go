@@ -115,7 +115,8 @@ var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
 <meta name="referrer" content="no-referrer"></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto">
 <h1>Signed in as {{.Email}}</h1>
-<p>Folio created an API token for you. It is shown only this once; keep it somewhere safe.</p>
+<p>Folio created an API token for you. It works only in this organization and until {{.Expires}}.
+It is shown only this once; keep it somewhere safe.</p>
 <pre style="padding: 1rem; background: #f4f4f4; overflow-x: auto">{{.Token}}</pre>
 <p>Use it as <code>Authorization: Bearer &lt;token&gt;</code>. You can list and revoke your tokens
 with <code>GET</code> and <code>DELETE /v1/user/tokens</code>.</p>
@@ -126,8 +127,7 @@ with <code>GET</code> and <code>DELETE /v1/user/tokens</code>.</p>
 // and answers the new API token: as JSON when the client asks for JSON,
 // as a page otherwise.
 func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
-	ct := r.Header.Get("Content-Type")
-	if !strings.HasPrefix(ct, "application/x-www-form-urlencoded") && !strings.HasPrefix(ct, "multipart/form-data") {
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		return folio.Errorf(folio.UnsupportedMedia, "the assertion consumer service takes a form post (SAMLResponse, RelayState)")
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
@@ -141,11 +141,12 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
-		writeJSON(w, http.StatusOK, map[string]any{"user": s.urls.NewUser(login.User), "organization": login.Organization, "token": login.Token})
+		writeJSON(w, http.StatusOK, map[string]any{"user": s.urls.NewUser(login.User), "organization": login.Organization,
+			"token": login.Token, "expiresAt": wire.Time(login.ExpiresAt)})
 		return nil
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	return loginPage.Execute(w, map[string]string{"Email": login.User.Email, "Token": login.Token})
+	return loginPage.Execute(w, map[string]string{"Email": login.User.Email, "Token": login.Token, "Expires": wire.Time(login.ExpiresAt)})
 }
 
 func (s *Server) getOrganizationAgentInstructions(w http.ResponseWriter, r *http.Request) error {

@@ -123,7 +123,8 @@ func TestSAMLLoginEndToEnd(t *testing.T) {
 		s.Do(t, login.Token, "GET", "/v1/orgs/"+org, nil).WantStatus(t, 200)
 		s.Do(t, plain, "GET", "/v1/orgs/"+org, nil).WantError(t, 403, "single sign-on")
 
-		// A second login of the same person updates them and gives an HTML page.
+		// A second login gives an HTML page and leaves the profile alone: an
+		// organization's IdP does not rewrite accounts.
 		idp.SetUser("grace@example.com", "Rear Admiral Hopper")
 		action, resp, state = startLogin(t, s, idp, p)
 		code, body = postACS(t, s, action, resp, state, "")
@@ -132,9 +133,31 @@ func TestSAMLLoginEndToEnd(t *testing.T) {
 		}
 		var u struct{ DisplayName string }
 		s.Do(t, login.Token, "GET", "/v1/user", nil).JSON(t, &u)
-		if u.DisplayName != "Rear Admiral Hopper" {
+		if u.DisplayName != "Grace Hopper" {
 			t.Fatalf("display name %q", u.DisplayName)
 		}
+
+		// The SSO token works only in its organization, and so do tokens made with it.
+		other, _ := s.Org(t)
+		var l struct {
+			Count int
+			Items []struct{ ID string }
+		}
+		s.Do(t, login.Token, "GET", "/v1/orgs", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count != 1 || l.Items[0].ID != org {
+			t.Fatalf("orgs of an SSO token: %+v", l)
+		}
+		s.Do(t, login.Token, "POST", "/v1/orgs", `{"title":"Escape"}`).WantError(t, 403, "works only inside")
+		s.Do(t, login.Token, "GET", "/v1/orgs/"+other, nil).WantError(t, 404, "organization not found")
+		var child struct{ Token string }
+		s.Do(t, login.Token, "POST", "/v1/user/tokens", `{"label":"child"}`).WantStatus(t, 201).JSON(t, &child)
+		s.Do(t, child.Token, "POST", "/v1/orgs", `{"title":"Escape"}`).WantError(t, 403, "works only inside")
+		s.Do(t, child.Token, "GET", "/v1/orgs/"+org, nil).WantStatus(t, 200)
+		// It expires after a day.
+		s.Clock.Set(time.Now().Add(25 * time.Hour))
+		s.App.FlushTokenCache()
+		s.Do(t, login.Token, "GET", "/v1/user", nil).WantError(t, 401, "API token")
+		s.Clock.Set(time.Time{})
 	})
 }
 
@@ -177,6 +200,81 @@ func TestSAMLRefusesBadResponses(t *testing.T) {
 		// Forms only.
 		r := s.Do(t, "", "POST", "/v1/orgs/"+org+"/saml/"+p.ID+"/acs", `{"SAMLResponse":"x"}`)
 		r.WantError(t, 415, "form")
+	})
+}
+
+// TestSAMLCannotTakeOverAccounts checks that an organization's identity
+// provider cannot sign in as an account of someone who is not its member,
+// and that the email it vouches for does not open other organizations.
+func TestSAMLCannotTakeOverAccounts(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		victimOrg, victimAdmin := s.Org(t)
+		var victim struct{ ID, Email, DisplayName string }
+		s.Do(t, victimAdmin, "GET", "/v1/user", nil).JSON(t, &victim)
+		s.Do(t, victimAdmin, "PATCH", "/v1/orgs/"+victimOrg, `{"emailDomains":["victimcorp.example"]}`).WantStatus(t, 200)
+
+		// Mallory makes her own organization and identity provider.
+		_, mallory, idp, p, _ := samlSetup(t, s)
+		_ = mallory
+		idp.SetUser(victim.Email, "pwned")
+		action, resp, state := startLogin(t, s, idp, p)
+		if code, body := postACS(t, s, action, resp, state, "application/json"); code != 400 || !strings.Contains(body, "not a member") {
+			t.Fatalf("asserting someone else's account: %d %s", code, body)
+		}
+		var u struct{ DisplayName string }
+		s.Do(t, victimAdmin, "GET", "/v1/user", nil).JSON(t, &u)
+		if u.DisplayName != victim.DisplayName {
+			t.Fatalf("the victim's profile changed to %q", u.DisplayName)
+		}
+
+		// A new account in the victim's domain, vouched for by Mallory's IdP,
+		// is not verified for joining the victim's organization.
+		idp.SetUser("mallory@victimcorp.example", "Mallory")
+		action, resp, state = startLogin(t, s, idp, p)
+		code, body := postACS(t, s, action, resp, state, "application/json")
+		if code != 200 {
+			t.Fatalf("new account: %d %s", code, body)
+		}
+		var login struct{ Token string }
+		(&apitest.Response{Body: []byte(body)}).JSON(t, &login)
+		s.Do(t, login.Token, "POST", "/v1/orgs/"+victimOrg+"/join", nil).WantError(t, 403, "works only inside")
+		var victimMembers struct{ Count int }
+		s.Do(t, victimAdmin, "GET", "/v1/orgs/"+victimOrg+"/members", nil).JSON(t, &victimMembers)
+		if victimMembers.Count != 1 {
+			t.Fatalf("the victim organization has %d members", victimMembers.Count)
+		}
+	})
+}
+
+// TestSAMLLinksInvitedMembers checks that someone invited by email signs in
+// through SSO as the invited account.
+func TestSAMLLinksInvitedMembers(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin, idp, p, _ := samlSetup(t, s)
+		var inv struct{ Users []string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/invites", `{"emails":["invited@example.com"],"role":"review"}`).WantStatus(t, 200).JSON(t, &inv)
+		idp.SetUser("invited@example.com", "Invited Person")
+		action, resp, state := startLogin(t, s, idp, p)
+		code, body := postACS(t, s, action, resp, state, "application/json")
+		if code != 200 {
+			t.Fatalf("acs: %d %s", code, body)
+		}
+		var login struct {
+			User  struct{ ID string }
+			Token string
+		}
+		(&apitest.Response{Body: []byte(body)}).JSON(t, &login)
+		if login.User.ID != inv.Users[0] {
+			t.Fatalf("signed in as %s, invited %s", login.User.ID, inv.Users[0])
+		}
+		var m struct {
+			Role *string
+			SSO  bool
+		}
+		s.Do(t, login.Token, "GET", "/v1/orgs/"+org+"/members/"+login.User.ID, nil).WantStatus(t, 200).JSON(t, &m)
+		if m.Role == nil || *m.Role != "review" || !m.SSO {
+			t.Fatalf("invited member after SSO: %+v", m)
+		}
 	})
 }
 

@@ -141,6 +141,10 @@ func TestTeamMembersUpdateRules(t *testing.T) {
 		s.Do(t, admin, "PUT", team+"/members/"+b.ID, `{"role":"boss"}`).WantError(t, 400, "owner or member")
 		s.Do(t, admin, "PUT", team+"/members/"+stranger.ID, `{"role":"member"}`).WantError(t, 400, "not members")
 		s.Do(t, admin, "PUT", team+"/members/"+b.ID, `{"role":"member"}`).WantStatus(t, 204)
+		s.Do(t, admin, "PUT", team+"/members/"+strings.ToUpper(b.Email), `{"role":"owner"}`).WantStatus(t, 204)
+		if d := cmp.Diff(map[string]string{a.ID: "owner", b.ID: "owner"}, members()); d != "" {
+			t.Fatalf("member set by email (-want +got):\n%s", d)
+		}
 		s.Do(t, admin, "PUT", "/v1/orgs/"+org+"/teams/nope/members/"+b.ID, `{"role":"member"}`).WantError(t, 404, "team not found")
 	})
 }
@@ -179,6 +183,14 @@ func TestTeamValidationAndFilters(t *testing.T) {
 		if l.Count != 1 || l.Items[0].ID != tm.ID {
 			t.Fatalf("title filter: %+v", l)
 		}
+		// Case is ignored beyond ASCII too, the same on both stores.
+		var u teamBody
+		s.Do(t, admin, "PUT", teams, `{"title":"Équipe Ünïcode"}`).WantStatus(t, 201).JSON(t, &u)
+		s.Do(t, ownerTok, "GET", teams+"?title=%C3%A9QUIPE%20%C3%BCN", nil).JSON(t, &l) // "éQUIPE üN"
+		if l.Count != 1 || l.Items[0].ID != u.ID {
+			t.Fatalf("unicode title filter: %+v", l)
+		}
+		s.Do(t, admin, "DELETE", teams+"/"+u.ID, nil).WantStatus(t, 204)
 		s.Do(t, ownerTok, "GET", teams+"?owner="+owner.ID, nil).JSON(t, &l)
 		if l.Count != 1 || l.Items[0].ID != tm.ID || !l.Items[0].Permissions.Admin {
 			t.Fatalf("owner filter for a team owner: %+v", l)

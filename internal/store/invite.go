@@ -92,10 +92,3 @@ func GetOrCreateUserByEmail(ctx context.Context, t *Tx, email, displayName strin
 	}
 	return GetUserByEmail(ctx, t, email)
 }
-
-// SetUserProfile updates a user's display name and marks the email verified,
-// after a sign-in through an identity provider.
-func SetUserProfile(ctx context.Context, t *Tx, id folio.ID, displayName string) error {
-	_, err := t.exec(ctx, `UPDATE users SET display_name = ?, email_verified = TRUE WHERE id = ?`, displayName, id)
-	return wrap(err, "update user")
-}

@@ -115,14 +115,28 @@ func CreateSAMLLogin(ctx context.Context, t *Tx, state, providerID, requestID st
 	return wrap(err, "create saml login")
 }
 
-// TakeSAMLLogin returns and deletes the request id of a started login of a
-// provider that has not expired, or NotFound. A login can be taken once.
-func TakeSAMLLogin(ctx context.Context, t *Tx, state, providerID string) (string, error) {
+// PendingSAMLLogin returns the request id of a started login of a provider
+// that has not expired, or NotFound.
+func PendingSAMLLogin(ctx context.Context, t *Tx, state, providerID string) (string, error) {
 	var reqID string
-	err := t.get(ctx, `DELETE FROM saml_logins WHERE state = ? AND provider_id = ? AND expires_at >= ? RETURNING request_id`,
+	err := t.get(ctx, `SELECT request_id FROM saml_logins WHERE state = ? AND provider_id = ? AND expires_at >= ?`,
 		[]any{state, providerID, micros(t.Now)}, &reqID)
 	if err != nil {
-		return "", notFound(err, "take saml login", "this sign-in was not started here or has expired: start again")
+		return "", notFound(err, "get saml login", "sign-in not found")
 	}
 	return reqID, nil
+}
+
+// TakeSAMLLogin deletes a started login, or returns NotFound when it is gone
+// (used already, or expired): a login finishes once.
+func TakeSAMLLogin(ctx context.Context, t *Tx, state, providerID string) error {
+	n, err := t.exec(ctx, `DELETE FROM saml_logins WHERE state = ? AND provider_id = ? AND expires_at >= ?`,
+		state, providerID, micros(t.Now))
+	if err != nil {
+		return wrap(err, "take saml login")
+	}
+	if n == 0 {
+		return folio.Errorf(folio.NotFound, "sign-in not found")
+	}
+	return nil
 }

@@ -163,7 +163,7 @@ func TestWALStaysBounded(t *testing.T) {
 	maxSize := int64(0)
 	for i := range 50_000 {
 		err := db.Write(ctx, func(tx *store.Tx) error {
-			if _, err := store.CreateToken(ctx, tx, u.ID, "t", folio.NewID()); err != nil {
+			if err := store.CreateToken(ctx, tx, &folio.Token{UserID: u.ID, Label: "t"}, folio.NewID()); err != nil {
 				return err
 			}
 			_, err := store.TouchMember(ctx, tx, o.ID, u.ID)

@@ -8,6 +8,11 @@ import (
 	"github.com/foliodocs/folio"
 )
 
+// titleMatch compares a lowercased pattern with the title Folio lowercased
+// when writing it, so that case is ignored the same way on both stores
+// (SQLite's own case folding covers ASCII letters only).
+const titleMatch = `t.title_folded LIKE ? ESCAPE '\'`
+
 // teamColumns select a team with its counts and whether the user bound to
 // the first argument owns it; the FROM clause must name teams t.
 const teamColumns = `t.id, t.organization_id, t.title, t.created_at,
@@ -32,8 +37,8 @@ func teamView(v *folio.TeamView, a folio.Access, owns bool) {
 
 // CreateTeam inserts a team.
 func CreateTeam(ctx context.Context, t *Tx, team *folio.Team) error {
-	_, err := t.exec(ctx, `INSERT INTO teams (id, organization_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
-		team.ID, team.OrganizationID, team.Title, micros(team.CreatedAt), micros(team.CreatedAt))
+	_, err := t.exec(ctx, `INSERT INTO teams (id, organization_id, title, title_folded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		team.ID, team.OrganizationID, team.Title, strings.ToLower(team.Title), micros(team.CreatedAt), micros(team.CreatedAt))
 	return wrap(err, "create team")
 }
 
@@ -63,8 +68,8 @@ func ListTeams(ctx context.Context, t *Tx, a folio.Access, f folio.TeamFilter, o
 		args = append(args, f.Owner)
 	}
 	if f.Title != "" {
-		where += ` AND ` + t.db.d.ilike("t.title")
-		args = append(args, likePattern(f.Title))
+		where += ` AND ` + titleMatch
+		args = append(args, likePattern(strings.ToLower(f.Title)))
 	}
 	q := listQuery{
 		Query: `SELECT ` + teamColumns + ` FROM teams t` + where,
@@ -87,8 +92,8 @@ func ListMemberTeams(ctx context.Context, t *Tx, a folio.Access, userID folio.ID
 	where := ` WHERE t.organization_id = ? AND m.user_id = ?`
 	args := []any{a.OrganizationID, userID}
 	if title != "" {
-		where += ` AND ` + t.db.d.ilike("t.title")
-		args = append(args, likePattern(title))
+		where += ` AND ` + titleMatch
+		args = append(args, likePattern(strings.ToLower(title)))
 	}
 	from := ` FROM team_members m JOIN teams t ON t.id = m.team_id`
 	q := listQuery{
@@ -111,7 +116,8 @@ func ListMemberTeams(ctx context.Context, t *Tx, a folio.Access, userID folio.ID
 
 // RenameTeam changes a team's title.
 func RenameTeam(ctx context.Context, t *Tx, teamID folio.ID, title string) error {
-	_, err := t.exec(ctx, `UPDATE teams SET title = ?, updated_at = ? WHERE id = ?`, title, micros(t.Now), teamID)
+	_, err := t.exec(ctx, `UPDATE teams SET title = ?, title_folded = ?, updated_at = ? WHERE id = ?`,
+		title, strings.ToLower(title), micros(t.Now), teamID)
 	return wrap(err, "rename team")
 }
 

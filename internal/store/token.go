@@ -7,30 +7,41 @@ import (
 	"github.com/foliodocs/folio"
 )
 
-// CreateToken stores a new API token by its hash.
-func CreateToken(ctx context.Context, t *Tx, userID folio.ID, label, hash string) (*folio.Token, error) {
-	tok := &folio.Token{ID: folio.NewID(), UserID: userID, Label: label, CreatedAt: t.Now}
-	_, err := t.exec(ctx, `INSERT INTO api_tokens (id, user_id, hash, label, created_at) VALUES (?, ?, ?, ?, ?)`,
-		tok.ID, userID, hash, label, micros(t.Now))
-	if err != nil {
-		return nil, wrap(err, "create token")
+// CreateToken stores a new API token by its hash; tok.ID and CreatedAt are filled in.
+func CreateToken(ctx context.Context, t *Tx, tok *folio.Token, hash string) error {
+	tok.ID, tok.CreatedAt = folio.NewID(), t.Now
+	var expires sql.NullInt64
+	if tok.ExpiresAt != nil {
+		expires = sql.NullInt64{Int64: micros(*tok.ExpiresAt), Valid: true}
 	}
-	return tok, nil
+	_, err := t.exec(ctx, `INSERT INTO api_tokens (id, user_id, hash, label, created_at, organization_id, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, tok.ID, tok.UserID, hash, tok.Label, micros(t.Now), nullString(tok.Org), expires)
+	return wrap(err, "create token")
 }
 
-// TokenOwner resolves a token hash to the token and user ids, or NotFound.
-func TokenOwner(ctx context.Context, t *Tx, hash string) (tokenID, userID folio.ID, err error) {
-	err = t.get(ctx, `SELECT id, user_id FROM api_tokens WHERE hash = ?`, []any{hash}, &tokenID, &userID)
+// TokenOwner resolves a token hash to its token, or NotFound (expired
+// tokens included).
+func TokenOwner(ctx context.Context, t *Tx, hash string) (*folio.Token, error) {
+	var (
+		tok     folio.Token
+		created int64
+		org     sql.NullString
+		expires sql.NullInt64
+	)
+	err := t.get(ctx, `SELECT id, user_id, label, created_at, organization_id, expires_at FROM api_tokens
+		WHERE hash = ? AND (expires_at IS NULL OR expires_at > ?)`, []any{hash, micros(t.Now)},
+		&tok.ID, &tok.UserID, &tok.Label, &created, &org, &expires)
 	if err != nil {
-		return "", "", notFound(err, "resolve token", "unknown token")
+		return nil, notFound(err, "resolve token", "unknown token")
 	}
-	return tokenID, userID, nil
+	tok.CreatedAt, tok.Org, tok.ExpiresAt = fromMicros(created), org.String, nullMicros(expires)
+	return &tok, nil
 }
 
 // ListTokens lists a user's tokens, oldest first.
 func ListTokens(ctx context.Context, t *Tx, userID folio.ID, opts folio.ListOptions) (folio.List[folio.Token], error) {
 	q := listQuery{
-		Query:     `SELECT id, user_id, label, created_at FROM api_tokens WHERE user_id = ?`,
+		Query:     `SELECT id, user_id, label, created_at, organization_id, expires_at FROM api_tokens WHERE user_id = ?`,
 		Args:      []any{userID},
 		Keys:      []string{"created_at", "id"},
 		Shape:     "is",
@@ -41,9 +52,11 @@ func ListTokens(ctx context.Context, t *Tx, userID folio.ID, opts folio.ListOpti
 		var (
 			tok     folio.Token
 			created int64
+			org     sql.NullString
+			expires sql.NullInt64
 		)
-		err := r.Scan(&tok.ID, &tok.UserID, &tok.Label, &created)
-		tok.CreatedAt = fromMicros(created)
+		err := r.Scan(&tok.ID, &tok.UserID, &tok.Label, &created, &org, &expires)
+		tok.CreatedAt, tok.Org, tok.ExpiresAt = fromMicros(created), org.String, nullMicros(expires)
 		return tok, []any{created, tok.ID}, err
 	})
 }
@@ -53,4 +66,21 @@ func ListTokens(ctx context.Context, t *Tx, userID folio.ID, opts folio.ListOpti
 func DeleteToken(ctx context.Context, t *Tx, userID, tokenID folio.ID) error {
 	_, err := t.exec(ctx, `DELETE FROM api_tokens WHERE id = ? AND user_id = ?`, tokenID, userID)
 	return wrap(err, "delete token")
+}
+
+// TokenByID returns one of a user's tokens, or NotFound.
+func TokenByID(ctx context.Context, t *Tx, userID, tokenID folio.ID) (*folio.Token, error) {
+	var (
+		tok     folio.Token
+		created int64
+		org     sql.NullString
+		expires sql.NullInt64
+	)
+	err := t.get(ctx, `SELECT id, user_id, label, created_at, organization_id, expires_at FROM api_tokens
+		WHERE id = ? AND user_id = ?`, []any{tokenID, userID}, &tok.ID, &tok.UserID, &tok.Label, &created, &org, &expires)
+	if err != nil {
+		return nil, notFound(err, "get token", "token not found")
+	}
+	tok.CreatedAt, tok.Org, tok.ExpiresAt = fromMicros(created), org.String, nullMicros(expires)
+	return &tok, nil
 }

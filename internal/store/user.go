@@ -45,12 +45,14 @@ func GetUser(ctx context.Context, t *Tx, id folio.ID) (*folio.User, error) {
 }
 
 // GetUserVisibleTo returns a user that viewer may see: viewer themself, or a
-// user sharing an organization with viewer. Any other user is NotFound.
-func GetUserVisibleTo(ctx context.Context, t *Tx, id, viewer folio.ID) (*folio.User, error) {
+// member of an organization where viewer may list members (not a guest),
+// within org when viewer is confined to one. Any other user is NotFound.
+func GetUserVisibleTo(ctx context.Context, t *Tx, id, viewer, org folio.ID) (*folio.User, error) {
 	var u folio.User
 	err := t.one(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = ? AND (u.id = ? OR EXISTS (
 		SELECT 1 FROM members a JOIN members b ON a.organization_id = b.organization_id
-		WHERE a.user_id = u.id AND b.user_id = ?))`, []any{id, viewer, viewer},
+		WHERE a.user_id = u.id AND b.user_id = ? AND b.role IS NOT NULL AND (? = '' OR b.organization_id = ?)))`,
+		[]any{id, viewer, viewer, org, org},
 		func(r *sql.Rows) error { return scanUser(r, &u) })
 	if err != nil {
 		return nil, notFound(err, "get user", "user not found")
