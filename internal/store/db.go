@@ -162,6 +162,17 @@ type Tx struct {
 	tx  *sql.Tx
 	w   *writer // the SQLite writer, inside its transaction
 	Now time.Time
+
+	// oneOff marks queries whose text varies with their input (IN lists of
+	// any length): they are not kept in the statement caches.
+	oneOff bool
+}
+
+// once returns the Tx for a query whose text varies with its input.
+func (t *Tx) once() *Tx {
+	c := *t
+	c.oneOff = true
+	return &c
 }
 
 // Read runs fn with a read-only Tx outside any transaction.
@@ -205,6 +216,8 @@ func (t *Tx) exec(ctx context.Context, query string, args ...any) (int64, error)
 		err error
 	)
 	switch {
+	case t.w != nil && t.oneOff:
+		res, err = t.w.conn.ExecContext(ctx, query, args...)
 	case t.w != nil:
 		var s *sql.Stmt
 		if s, err = t.w.stmt(ctx, query); err == nil {
@@ -212,6 +225,8 @@ func (t *Tx) exec(ctx context.Context, query string, args ...any) (int64, error)
 		}
 	case t.tx != nil:
 		res, err = t.tx.ExecContext(ctx, t.db.d.rebind(query), args...)
+	case t.oneOff:
+		res, err = t.p.db.ExecContext(ctx, t.db.d.rebind(query), args...)
 	default:
 		var s *sql.Stmt
 		if s, err = t.p.stmt(ctx, query, t.db.d.rebind); err == nil {
@@ -231,6 +246,8 @@ func (t *Tx) query(ctx context.Context, query string, args []any, scan func(*sql
 		err  error
 	)
 	switch {
+	case t.w != nil && t.oneOff:
+		rows, err = t.w.conn.QueryContext(ctx, query, args...)
 	case t.w != nil:
 		var s *sql.Stmt
 		if s, err = t.w.stmt(ctx, query); err == nil {
@@ -238,6 +255,8 @@ func (t *Tx) query(ctx context.Context, query string, args []any, scan func(*sql
 		}
 	case t.tx != nil:
 		rows, err = t.tx.QueryContext(ctx, t.db.d.rebind(query), args...)
+	case t.oneOff:
+		rows, err = t.p.db.QueryContext(ctx, t.db.d.rebind(query), args...)
 	default:
 		var s *sql.Stmt
 		if s, err = t.p.stmt(ctx, query, t.db.d.rebind); err == nil {

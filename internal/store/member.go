@@ -64,7 +64,7 @@ func NonMembers(ctx context.Context, t *Tx, orgID folio.ID, ids []folio.ID) ([]f
 	}
 	found := make(map[folio.ID]bool, len(ids))
 	args := append([]any{orgID}, toAny(ids)...)
-	err := t.query(ctx, `SELECT user_id FROM members WHERE organization_id = ? AND user_id IN (`+placeholders(len(ids))+`)`, args,
+	err := t.once().query(ctx, `SELECT user_id FROM members WHERE organization_id = ? AND user_id IN (`+placeholders(len(ids))+`)`, args,
 		func(r *sql.Rows) error {
 			var id folio.ID
 			err := r.Scan(&id)

@@ -191,7 +191,7 @@ func ResolveUsers(ctx context.Context, t *Tx, orgID folio.ID, refs []string) (ma
 		lower[i] = strings.ToLower(r)
 	}
 	args := append(append([]any{orgID}, toAny(refs)...), lower...)
-	err := t.query(ctx, `SELECT u.id, u.email FROM members m JOIN users u ON u.id = m.user_id
+	err := t.once().query(ctx, `SELECT u.id, u.email FROM members m JOIN users u ON u.id = m.user_id
 		WHERE m.organization_id = ? AND (u.id IN (`+placeholders(len(refs))+`) OR u.email IN (`+placeholders(len(refs))+`))`,
 		args, func(r *sql.Rows) error {
 			var id, email string
@@ -239,7 +239,7 @@ func GetTeams(ctx context.Context, t *Tx, a folio.Access, ids []folio.ID) (map[f
 		return out, nil
 	}
 	args := append([]any{a.UserID, a.OrganizationID}, toAny(ids)...)
-	err := t.query(ctx, `SELECT `+teamColumns+` FROM teams t WHERE t.organization_id = ? AND t.id IN (`+placeholders(len(ids))+`)`,
+	err := t.once().query(ctx, `SELECT `+teamColumns+` FROM teams t WHERE t.organization_id = ? AND t.id IN (`+placeholders(len(ids))+`)`,
 		args, func(r *sql.Rows) error {
 			var (
 				v    folio.TeamView
