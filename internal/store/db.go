@@ -225,7 +225,7 @@ func (t *Tx) exec(ctx context.Context, query string, args ...any) (int64, error)
 		}
 	case t.tx != nil:
 		res, err = t.tx.ExecContext(ctx, t.db.d.rebind(query), args...)
-	case t.oneOff:
+	case t.oneOff || !t.db.d.cachesStatements():
 		res, err = t.p.db.ExecContext(ctx, t.db.d.rebind(query), args...)
 	default:
 		var s *sql.Stmt
@@ -255,7 +255,7 @@ func (t *Tx) query(ctx context.Context, query string, args []any, scan func(*sql
 		}
 	case t.tx != nil:
 		rows, err = t.tx.QueryContext(ctx, t.db.d.rebind(query), args...)
-	case t.oneOff:
+	case t.oneOff || !t.db.d.cachesStatements():
 		rows, err = t.p.db.QueryContext(ctx, t.db.d.rebind(query), args...)
 	default:
 		var s *sql.Stmt

@@ -17,4 +17,7 @@ type dialect interface {
 	// users whose display name or email contains term (any case), and its
 	// arguments.
 	userSearch(idCol, term string) (string, []any)
+	// cachesStatements reports whether reads should use the store's own
+	// prepared-statement cache; pgx keeps one per connection already.
+	cachesStatements() bool
 }

@@ -21,6 +21,10 @@ type postgresDialect struct {
 func (*postgresDialect) name() string      { return "postgres" }
 func (*postgresDialect) forUpdate() string { return " FOR UPDATE" }
 
+// cachesStatements is false: pgx prepares and caches each statement per
+// connection by itself, and database/sql's Stmt layer only adds locking.
+func (*postgresDialect) cachesStatements() bool { return false }
+
 func (d *postgresDialect) userSearch(idCol, term string) (string, []any) {
 	return likeUsers(d, idCol, term)
 }

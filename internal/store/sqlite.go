@@ -24,6 +24,7 @@ type sqliteDialect struct{}
 func (sqliteDialect) name() string           { return "sqlite" }
 func (sqliteDialect) rebind(q string) string { return q }
 func (sqliteDialect) forUpdate() string      { return "" }
+func (sqliteDialect) cachesStatements() bool { return true }
 
 // ilike relies on SQLite's LIKE, which ignores the case of ASCII letters;
 // calling LOWER() on every row would cost more and fold no more letters.
