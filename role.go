@@ -91,3 +91,106 @@ func OrgPermissions(role Role, ownTeam bool) OrganizationPermissions {
 		InstallIntegration:  admin,
 	}
 }
+
+// Level is a defaultLevel of a space or collection: a role for every
+// member of the organization who is not a guest, no role (null on the
+// wire: only explicit grants give access), or inherit (the parent's level).
+type Level struct {
+	Inherit bool
+	Role    Role // RoleGuest: none
+}
+
+// ContentNode is one step of the path from a space up to the organization:
+// the space itself, then each collection above it. Grants holds the roles
+// granted on that node to the caller or to one of their teams.
+type ContentNode struct {
+	DefaultLevel Level
+	Grants       []Role
+}
+
+// EffectiveRole is a caller's role on a space (or collection): the highest
+// of their organization role, every grant on the path to the top, and the
+// nearest defaultLevel that does not inherit (for members who are not
+// guests). path starts at the space or collection itself. RoleGuest means
+// no access.
+func EffectiveRole(orgRole Role, path []ContentNode) Role {
+	best := orgRole
+	raise := func(r Role) {
+		if r.Rank() > best.Rank() {
+			best = r
+		}
+	}
+	levelFound := false
+	for _, n := range path {
+		for _, g := range n.Grants {
+			raise(g)
+		}
+		if !levelFound && !n.DefaultLevel.Inherit {
+			levelFound = true
+			if orgRole != RoleGuest {
+				raise(n.DefaultLevel.Role)
+			}
+		}
+	}
+	return best
+}
+
+// Space edit modes.
+const (
+	EditModeLive   = "live"
+	EditModeLocked = "locked"
+)
+
+// SpacePermissions is what a caller may do with a space.
+type SpacePermissions struct {
+	View               bool
+	Access             bool
+	Admin              bool
+	ViewInviteLinks    bool
+	Edit               bool
+	TriggerGitSync     bool
+	Comment            bool
+	Merge              bool
+	Review             bool
+	InstallIntegration bool
+}
+
+// SpacePerms derives a caller's permissions on a space from their effective
+// role and the space's edit mode: a locked space refuses every change to
+// its content (edits, merges, git sync) to everyone but admins. It is the
+// only space permission table; docs/permissions.md mirrors it.
+func SpacePerms(role Role, editMode string) SpacePermissions {
+	admin := role == RoleAdmin
+	writable := editMode != EditModeLocked || admin
+	return SpacePermissions{
+		View:               role.AtLeast(RoleRead),
+		Access:             role.AtLeast(RoleRead),
+		Admin:              admin,
+		ViewInviteLinks:    admin,
+		Edit:               role.AtLeast(RoleEdit) && writable,
+		TriggerGitSync:     role.AtLeast(RoleEdit) && writable,
+		Comment:            role.AtLeast(RoleComment),
+		Merge:              role.AtLeast(RoleEdit) && writable,
+		Review:             role.AtLeast(RoleReview),
+		InstallIntegration: admin,
+	}
+}
+
+// CollectionPermissions is what a caller may do with a collection.
+type CollectionPermissions struct {
+	View            bool
+	Admin           bool
+	ViewInviteLinks bool
+	Create          bool
+}
+
+// CollectionPerms derives a caller's permissions on a collection from their
+// effective role on it.
+func CollectionPerms(role Role) CollectionPermissions {
+	return CollectionPermissions{
+		View:            role.AtLeast(RoleRead),
+		Admin:           role == RoleAdmin,
+		ViewInviteLinks: role == RoleAdmin,
+		Create:          role.AtLeast(RoleCreate),
+	}
+}
