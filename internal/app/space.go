@@ -1,0 +1,225 @@
+package app
+
+import (
+	"context"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+var (
+	errSpaceNotFound      = folio.Errorf(folio.NotFound, "space not found")
+	errCollectionNotFound = folio.Errorf(folio.NotFound, "collection not found")
+)
+
+// contentAccess is what a caller is in an organization plus the tree that
+// decides their roles on its content.
+type contentAccess struct {
+	folio.Access
+	tree *store.ContentTree
+}
+
+func loadContentAccess(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.ID) (*contentAccess, error) {
+	acc, err := access(ctx, tx, caller, orgID)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := store.LoadContentTree(ctx, tx, orgID, caller.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return &contentAccess{Access: acc, tree: tree}, nil
+}
+
+func (c *contentAccess) spaceRole(s *folio.Space) folio.Role {
+	return folio.EffectiveRole(c.Role, c.tree.Path(s.ID, s.DefaultLevel, s.Parent))
+}
+
+func (c *contentAccess) collectionRole(col *folio.Collection) folio.Role {
+	return folio.EffectiveRole(c.Role, c.tree.Path(col.ID, col.DefaultLevel, col.Parent))
+}
+
+// space loads a space the caller may view: anything else is NotFound,
+// another organization's spaces and the caller's SSO rule included.
+func space(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID) (*folio.SpaceView, *contentAccess, error) {
+	s, err := store.GetSpace(ctx, tx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	ca, err := loadContentAccess(ctx, tx, caller, s.OrganizationID)
+	if folio.IsNotFound(err) {
+		return nil, nil, errSpaceNotFound
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	v := &folio.SpaceView{Space: *s, CallerRole: ca.spaceRole(s)}
+	if !v.Permissions().View {
+		return nil, nil, errSpaceNotFound
+	}
+	return v, ca, nil
+}
+
+// collection loads a collection the caller may view, or NotFound.
+func collection(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID) (*folio.CollectionView, *contentAccess, error) {
+	c, err := store.GetCollection(ctx, tx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	ca, err := loadContentAccess(ctx, tx, caller, c.OrganizationID)
+	if folio.IsNotFound(err) {
+		return nil, nil, errCollectionNotFound
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	v := &folio.CollectionView{Collection: *c, CallerRole: ca.collectionRole(c)}
+	if !v.Permissions().View {
+		return nil, nil, errCollectionNotFound
+	}
+	return v, ca, nil
+}
+
+// canCreateIn checks that the caller may create content in a parent
+// collection (or at the organization's top level when parent is empty)
+// of the organization.
+func canCreateIn(ca *contentAccess, parent folio.ID) error {
+	if parent == "" {
+		return require(ca.Permissions().CreateContent, "only members with the create role or higher can create content")
+	}
+	c, ok := ca.tree.Collections[parent]
+	if !ok {
+		return folio.FieldErrorf("parent", "parent collection %s not found in the organization", parent)
+	}
+	role := ca.collectionRole(&c)
+	if !folio.CollectionPerms(role).View {
+		return folio.FieldErrorf("parent", "parent collection %s not found in the organization", parent)
+	}
+	return require(folio.CollectionPerms(role).Create, "you cannot create content in this collection")
+}
+
+// CreateSpace creates a space at the end of the organization's top level or
+// of a collection.
+func (a *App) CreateSpace(ctx context.Context, caller folio.Caller, orgID folio.ID, in folio.NewSpace) (v *folio.SpaceView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		ca, err := loadContentAccess(ctx, tx, caller, orgID)
+		if err != nil {
+			return err
+		}
+		if err := canCreateIn(ca, in.Parent); err != nil {
+			return err
+		}
+		if err := in.Validate(); err != nil {
+			return err
+		}
+		s := folio.Space{ID: folio.NewID(), OrganizationID: orgID, Parent: in.Parent, Title: in.Title, Emoji: in.Emoji,
+			Language: in.Language, EditMode: in.EditMode, DefaultLevel: folio.Level{Inherit: true},
+			MergeRules: folio.MergeRules{Type: "inherit"}, Visibility: "private", Revision: folio.NewID(),
+			CreatedAt: tx.Now, UpdatedAt: tx.Now}
+		if s.Parent != "" {
+			s.Visibility = "in-collection"
+		}
+		if err := store.CreateSpace(ctx, tx, &s); err != nil {
+			return err
+		}
+		v = &folio.SpaceView{Space: s, CallerRole: ca.spaceRole(&s)}
+		return nil
+	})
+	return v, err
+}
+
+// GetSpace returns a space the caller may view.
+func (a *App) GetSpace(ctx context.Context, caller folio.Caller, id folio.ID) (v *folio.SpaceView, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		v, _, err = space(ctx, tx, caller, id)
+		return err
+	})
+	return v, err
+}
+
+// UpdateSpace changes the fields present in u. Space admins only.
+func (a *App) UpdateSpace(ctx context.Context, caller folio.Caller, id folio.ID, u *folio.SpaceUpdate) (v *folio.SpaceView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, ca, err := space(ctx, tx, caller, id)
+		if err != nil {
+			return err
+		}
+		if err := require(sv.Permissions().Admin, "only admins of the space can change it"); err != nil {
+			return err
+		}
+		if err := u.Validate(); err != nil {
+			return err
+		}
+		if u.MergeRules.Present() {
+			if err := checkMembers(ctx, tx, sv.OrganizationID, u.MergeRules.Value.UserIDs()); err != nil {
+				return err
+			}
+		}
+		if err := store.UpdateSpace(ctx, tx, id, u); err != nil {
+			return err
+		}
+		s, err := store.GetSpace(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		v = &folio.SpaceView{Space: *s, CallerRole: ca.spaceRole(s)}
+		return nil
+	})
+	return v, err
+}
+
+// ListSpaces lists the spaces of an organization (or of one of its
+// collections) that the caller may view, in one query path: the content
+// tree, then one page of spaces.
+func (a *App) ListSpaces(ctx context.Context, caller folio.Caller, orgID, collectionID folio.ID, opts folio.ListOptions) (l folio.List[folio.SpaceView], err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		var ca *contentAccess
+		if collectionID != "" {
+			c, cca, err := collection(ctx, tx, caller, collectionID)
+			if err != nil {
+				return err
+			}
+			orgID, ca = c.OrganizationID, cca
+		} else if ca, err = loadContentAccess(ctx, tx, caller, orgID); err != nil {
+			return err
+		}
+		f := store.SpaceFilter{Collection: collectionID}
+		if ca.Role == folio.RoleGuest {
+			// Guests see only what is granted to them: find it first, so
+			// pages and counts hold only viewable spaces.
+			ids, err := a.guestSpaceIDs(ctx, tx, ca, orgID)
+			if err != nil {
+				return err
+			}
+			f.IDs = ids
+		}
+		spaces, err := store.ListSpaces(ctx, tx, orgID, f, opts)
+		if err != nil {
+			return err
+		}
+		l = folio.List[folio.SpaceView]{Count: spaces.Count, Next: spaces.Next, Items: make([]folio.SpaceView, len(spaces.Items))}
+		for i, s := range spaces.Items {
+			l.Items[i] = folio.SpaceView{Space: s, CallerRole: ca.spaceRole(&s)}
+		}
+		return nil
+	})
+	return l, err
+}
+
+// guestSpaceIDs returns the spaces a guest may view.
+func (a *App) guestSpaceIDs(ctx context.Context, tx *store.Tx, ca *contentAccess, orgID folio.ID) ([]folio.ID, error) {
+	ids := []folio.ID{}
+	if !ca.tree.HasGrants() {
+		return ids, nil
+	}
+	all, err := store.SpaceParents(ctx, tx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range all {
+		if folio.SpacePerms(ca.spaceRole(&s), s.EditMode).View {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids, nil
+}

@@ -1,0 +1,301 @@
+package httpapi_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/google/go-cmp/cmp"
+)
+
+type spaceBody struct {
+	ID, Title, Emoji, Visibility, EditMode, Parent, Language, Revision, Organization string
+	DefaultLevel                                                                     *string
+	MergeRules                                                                       struct{ Type string }
+	Permissions                                                                      map[string]bool
+}
+
+func TestCreateAndGetSpace(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		r := s.Do(t, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"Handbook","emoji":"📘","language":"fr"}`).WantStatus(t, 201)
+		var sp spaceBody
+		r.JSON(t, &sp)
+		if r.Header.Get("Location") != apitest.PublicURL+"/v1/spaces/"+sp.ID {
+			t.Errorf("Location %q", r.Header.Get("Location"))
+		}
+		if sp.Title != "Handbook" || sp.Emoji != "📘" || sp.Language != "fr" || sp.Visibility != "private" ||
+			sp.EditMode != "live" || sp.MergeRules.Type != "inherit" || sp.DefaultLevel == nil || *sp.DefaultLevel != "inherit" ||
+			sp.Organization != org || sp.Revision == "" || !sp.Permissions["admin"] {
+			t.Fatalf("created %+v", sp)
+		}
+		got := s.Do(t, admin, "GET", "/v1/spaces/"+sp.ID, nil).WantStatus(t, 200).Map(t)
+		for _, k := range []string{"comments", "changeRequests", "changeRequestsOpen", "changeRequestsDraft"} {
+			if got[k] != 0.0 {
+				t.Errorf("%s = %v", k, got[k])
+			}
+		}
+		// A reader sees it and may only view.
+		_, reader := s.Member(t, org, folio.RoleRead)
+		var rs spaceBody
+		s.Do(t, reader, "GET", "/v1/spaces/"+sp.ID, nil).WantStatus(t, 200).JSON(t, &rs)
+		want := map[string]bool{"view": true, "access": true, "admin": false, "viewInviteLinks": false, "edit": false,
+			"triggerGitSync": false, "comment": false, "merge": false, "review": false, "installIntegration": false}
+		if d := cmp.Diff(want, rs.Permissions); d != "" {
+			t.Fatalf("reader permissions (-want +got):\n%s", d)
+		}
+		// A guest without grants, and another organization, see nothing.
+		_, guest := s.Member(t, org, folio.RoleGuest)
+		s.Do(t, guest, "GET", "/v1/spaces/"+sp.ID, nil).WantError(t, 404, "space not found")
+		_, other := s.Org(t)
+		s.Do(t, other, "GET", "/v1/spaces/"+sp.ID, nil).WantError(t, 404, "space not found")
+		s.Do(t, admin, "GET", "/v1/spaces/nope", nil).WantError(t, 404, "space not found")
+		var l struct {
+			Count int
+			Items []spaceBody
+		}
+		s.Do(t, guest, "GET", "/v1/orgs/"+org+"/spaces", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count != 0 {
+			t.Fatalf("guest lists %d spaces", l.Count)
+		}
+		s.Do(t, reader, "GET", "/v1/orgs/"+org+"/spaces", nil).JSON(t, &l)
+		if l.Count != 1 || l.Items[0].ID != sp.ID {
+			t.Fatalf("reader lists %+v", l)
+		}
+	})
+}
+
+func TestSpaceValidation(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		other, otherAdmin := s.Org(t)
+		var foreign struct{ ID string }
+		s.Do(t, otherAdmin, "POST", "/v1/orgs/"+other+"/collections", `{"title":"Theirs"}`).WantStatus(t, 201).JSON(t, &foreign)
+		create := "/v1/orgs/" + org + "/spaces"
+		for _, c := range []struct {
+			name, body string
+			code       int
+			msg        string
+		}{
+			{"title/default", `{}`, 201, ""},
+			{"title/longest", `{"title":"` + strings.Repeat("t", 50) + `"}`, 201, ""},
+			{"title/too long", `{"title":"` + strings.Repeat("t", 51) + `"}`, 400, "title must be 1 to 50"},
+			{"title/blank", `{"title":"  "}`, 400, "title"},
+			{"emoji/too long", `{"emoji":"` + strings.Repeat("x", 51) + `"}`, 400, "emoji"},
+			{"editMode/locked", `{"editMode":"locked"}`, 201, ""},
+			{"editMode/unknown", `{"editMode":"frozen"}`, 400, "editMode must be live or locked"},
+			{"language/unknown", `{"language":"xx"}`, 400, "language"},
+			{"parent/unknown", `{"parent":"nope"}`, 400, "parent collection nope not found"},
+			{"parent/other organization", `{"parent":"` + foreign.ID + `"}`, 400, "not found"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				r := s.Do(t, admin, "POST", create, c.body)
+				if c.code == 201 {
+					r.WantStatus(t, 201)
+					return
+				}
+				r.WantError(t, c.code, c.msg)
+			})
+		}
+		var sp spaceBody
+		s.Do(t, admin, "POST", create, `{"title":"Patched"}`).WantStatus(t, 201).JSON(t, &sp)
+		path := "/v1/spaces/" + sp.ID
+		for _, c := range []struct {
+			name, body string
+			code       int
+			msg        string
+		}{
+			{"title", `{"title":"New title"}`, 200, ""},
+			{"title/null", `{"title":null}`, 400, "title cannot be null"},
+			{"title/too long", `{"title":"` + strings.Repeat("t", 51) + `"}`, 400, "title"},
+			{"emoji/remove", `{"emoji":null}`, 200, ""},
+			{"editMode/locked", `{"editMode":"locked"}`, 200, ""},
+			{"editMode/unknown", `{"editMode":"open"}`, 400, "editMode"},
+			{"defaultLevel/role", `{"defaultLevel":"comment"}`, 200, ""},
+			{"defaultLevel/null", `{"defaultLevel":null}`, 200, ""},
+			{"defaultLevel/inherit", `{"defaultLevel":"inherit"}`, 200, ""},
+			{"defaultLevel/unknown", `{"defaultLevel":"owner"}`, 400, "defaultLevel"},
+			{"language", `{"language":"de"}`, 200, ""},
+			{"language/unknown", `{"language":"klingon"}`, 400, "language"},
+			{"mergeRules/inherit", `{"mergeRules":{"type":"inherit"}}`, 200, ""},
+			{"mergeRules/rules", `{"mergeRules":{"type":"rules","rules":[{"rule":"require_at_least_one_review"}]}}`, 200, ""},
+			{"mergeRules/unknown", `{"mergeRules":{"type":"all"}}`, 400, "mergeRules"},
+		} {
+			t.Run("patch/"+c.name, func(t *testing.T) {
+				r := s.Do(t, admin, "PATCH", path, c.body)
+				if c.code == 200 {
+					r.WantStatus(t, 200)
+					return
+				}
+				r.WantError(t, c.code, c.msg)
+			})
+		}
+		var got spaceBody
+		s.Do(t, admin, "GET", path, nil).JSON(t, &got)
+		if got.Title != "New title" || got.EditMode != "locked" || got.Language != "de" || got.MergeRules.Type != "rules" || got.Emoji != "" {
+			t.Fatalf("after patches: %+v", got)
+		}
+	})
+}
+
+func TestLockedSpaceAndInheritedLevels(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		_, editor := s.Member(t, org, folio.RoleEdit)
+		_, reader := s.Member(t, org, folio.RoleRead)
+		var top, inner struct{ ID string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/collections", `{"title":"Top"}`).WantStatus(t, 201).JSON(t, &top)
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/collections", `{"title":"Inner","parent":"`+top.ID+`"}`).WantStatus(t, 201).JSON(t, &inner)
+		var sp spaceBody
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"Deep","parent":"`+inner.ID+`"}`).WantStatus(t, 201).JSON(t, &sp)
+		if sp.Visibility != "in-collection" || sp.Parent != inner.ID {
+			t.Fatalf("space in a collection: %+v", sp)
+		}
+		perms := func(tok string) map[string]bool {
+			var b spaceBody
+			s.Do(t, tok, "GET", "/v1/spaces/"+sp.ID, nil).WantStatus(t, 200).JSON(t, &b)
+			return b.Permissions
+		}
+		if p := perms(editor); !p["edit"] || !p["merge"] {
+			t.Fatalf("editor in a live space: %v", p)
+		}
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+sp.ID, `{"editMode":"locked"}`).WantStatus(t, 200)
+		if p := perms(editor); p["edit"] || p["merge"] || p["triggerGitSync"] || !p["comment"] {
+			t.Fatalf("editor in a locked space: %v", p)
+		}
+		if p := perms(admin); !p["edit"] {
+			t.Fatalf("admin in a locked space: %v", p)
+		}
+		s.Do(t, editor, "PATCH", "/v1/spaces/"+sp.ID, `{"editMode":"live"}`).WantError(t, 403, "admins of the space")
+		// The top collection's default level reaches the space two levels down.
+		s.Do(t, admin, "PATCH", "/v1/collections/"+top.ID, `{"defaultLevel":"review"}`).WantStatus(t, 200)
+		if p := perms(reader); !p["review"] || p["edit"] {
+			t.Fatalf("reader under a review default: %v", p)
+		}
+		// The nearest level wins: null on the inner collection stops it.
+		s.Do(t, admin, "PATCH", "/v1/collections/"+inner.ID, `{"defaultLevel":null}`).WantStatus(t, 200)
+		if p := perms(reader); p["review"] || !p["view"] {
+			t.Fatalf("reader after null inner level: %v", p)
+		}
+	})
+}
+
+func TestCollections(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		var top, child struct{ ID string }
+		r := s.Do(t, admin, "POST", "/v1/orgs/"+org+"/collections", `{"title":"Guides"}`).WantStatus(t, 201)
+		r.JSON(t, &top)
+		if r.Header.Get("Location") != apitest.PublicURL+"/v1/collections/"+top.ID {
+			t.Errorf("Location %q", r.Header.Get("Location"))
+		}
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/collections", `{"title":"Child","parent":"`+top.ID+`"}`).WantStatus(t, 201).JSON(t, &child)
+		var l struct {
+			Count int
+			Next  *struct{ Page string }
+			Items []struct{ ID, Parent string }
+		}
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/collections", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count != 2 {
+			t.Fatalf("nested list: %+v", l)
+		}
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/collections?nested=false", nil).JSON(t, &l)
+		if l.Count != 1 || l.Items[0].ID != top.ID {
+			t.Fatalf("top-level list: %+v", l)
+		}
+		l.Next = nil
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/collections?limit=1", nil).JSON(t, &l)
+		if l.Next == nil || l.Items[0].ID != top.ID {
+			t.Fatalf("first page: %+v", l)
+		}
+		page := l.Next.Page
+		l.Next = nil
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/collections?limit=1&page="+page, nil).JSON(t, &l)
+		if l.Next != nil || l.Items[0].ID != child.ID {
+			t.Fatalf("second page: %+v", l)
+		}
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/collections?nested=maybe", nil).WantError(t, 400, "nested")
+
+		path := "/v1/collections/" + top.ID
+		var c struct {
+			Title, Description string
+			DefaultLevel       *string
+			Permissions        map[string]bool
+		}
+		s.Do(t, admin, "PATCH", path, `{"title":"Guides and more","description":"`+strings.Repeat("d", 100)+`","defaultLevel":"edit"}`).
+			WantStatus(t, 200).JSON(t, &c)
+		if c.Title != "Guides and more" || len(c.Description) != 100 || *c.DefaultLevel != "edit" || !c.Permissions["create"] {
+			t.Fatalf("patched %+v", c)
+		}
+		s.Do(t, admin, "PATCH", path, `{"description":"`+strings.Repeat("d", 101)+`"}`).WantError(t, 400, "description")
+		s.Do(t, admin, "PATCH", path, `{"title":""}`).WantError(t, 400, "title")
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/collections", `{"title":"`+strings.Repeat("t", 51)+`"}`).WantError(t, 400, "title")
+
+		// Spaces of a collection come in their order.
+		var ids []string
+		for _, title := range []string{"One", "Two", "Three"} {
+			var sp struct{ ID string }
+			s.Do(t, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"`+title+`","parent":"`+top.ID+`"}`).WantStatus(t, 201).JSON(t, &sp)
+			ids = append(ids, sp.ID)
+		}
+		var sl struct{ Items []struct{ ID string } }
+		s.Do(t, admin, "GET", path+"/spaces", nil).WantStatus(t, 200).JSON(t, &sl)
+		var got []string
+		for _, it := range sl.Items {
+			got = append(got, it.ID)
+		}
+		if d := cmp.Diff(ids, got); d != "" {
+			t.Fatalf("collection spaces (-want +got):\n%s", d)
+		}
+		_, reader := s.Member(t, org, folio.RoleRead)
+		s.Do(t, reader, "PATCH", path, `{"title":"Mine"}`).WantError(t, 403, "admins of the collection")
+		s.Do(t, reader, "POST", "/v1/orgs/"+org+"/collections", `{"title":"Mine"}`).WantError(t, 403, "create role")
+		_, other := s.Org(t)
+		s.Do(t, other, "GET", path, nil).WantError(t, 404, "collection not found")
+		s.Do(t, other, "GET", path+"/spaces", nil).WantError(t, 404, "collection not found")
+	})
+}
+
+func TestSpaceAuthorization(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		a := s.Actors(t)
+		var sp, col struct{ ID string }
+		s.Do(t, a.Tokens[apitest.Admin], "POST", "/v1/orgs/"+a.Org+"/spaces", `{"title":"Matrix"}`).WantStatus(t, 201).JSON(t, &sp)
+		s.Do(t, a.Tokens[apitest.Admin], "POST", "/v1/orgs/"+a.Org+"/collections", `{"title":"Matrix"}`).WantStatus(t, 201).JSON(t, &col)
+		space := func(*apitest.Actors) string { return "/v1/spaces/" + sp.ID }
+		collection := func(*apitest.Actors) string { return "/v1/collections/" + col.ID }
+		orgPath := func(p string) func(a *apitest.Actors) string {
+			return func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + p }
+		}
+		hidden := map[string]int{apitest.Guest: 404, apitest.Outsider: 404, apitest.OtherOrg: 404}
+		with := func(kv ...any) map[string]int {
+			out := map[string]int{}
+			for k, v := range hidden {
+				out[k] = v
+			}
+			for i := 0; i < len(kv); i += 2 {
+				out[kv[i].(string)] = kv[i+1].(int)
+			}
+			return out
+		}
+		apitest.Matrix(t, s, a, []apitest.Case{
+			{Name: "getSpaceById", Method: "GET", Path: space, Want: with(apitest.AnyActor, 200)},
+			{Name: "updateSpaceById", Method: "PATCH", Path: space, Body: `{"title":"Renamed"}`,
+				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "listSpacesInOrganizationById", Method: "GET", Path: orgPath("/spaces"),
+				Want: map[string]int{apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 200}},
+			{Name: "createSpace", Method: "POST", Path: orgPath("/spaces"), Body: `{"title":"New"}`,
+				Want: map[string]int{apitest.Admin: 201, apitest.Create: 201, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}},
+			{Name: "getCollectionById", Method: "GET", Path: collection, Want: with(apitest.AnyActor, 200)},
+			{Name: "updateCollectionById", Method: "PATCH", Path: collection, Body: `{"title":"Renamed"}`,
+				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "listSpacesInCollectionById", Method: "GET", Path: func(*apitest.Actors) string { return "/v1/collections/" + col.ID + "/spaces" },
+				Want: with(apitest.AnyActor, 200)},
+			{Name: "listCollectionsInOrganizationById", Method: "GET", Path: orgPath("/collections"),
+				Want: map[string]int{apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 200}},
+			{Name: "createCollection", Method: "POST", Path: orgPath("/collections"), Body: `{"title":"New"}`,
+				Want: map[string]int{apitest.Admin: 201, apitest.Create: 201, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}},
+		})
+	})
+}

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/foliodocs/folio"
+)
+
+const spaceColumns = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.language, s.edit_mode, s.default_level,
+	s.merge_rules, s.visibility, s.revision, s.position, s.created_at, s.updated_at, s.deleted_at`
+
+func scanSpace(rows *sql.Rows, s *folio.Space) error {
+	var (
+		parent           sql.NullString
+		level, rules     string
+		created, updated int64
+		deleted          sql.NullInt64
+	)
+	err := rows.Scan(&s.ID, &s.OrganizationID, &parent, &s.Title, &s.Emoji, &s.Language, &s.EditMode, &level,
+		&rules, &s.Visibility, &s.Revision, &s.Position, &created, &updated, &deleted)
+	if err != nil {
+		return err
+	}
+	s.Parent, s.DefaultLevel = parent.String, folio.LevelFromString(level)
+	s.CreatedAt, s.UpdatedAt, s.DeletedAt = fromMicros(created), fromMicros(updated), nullMicros(deleted)
+	if err := json.Unmarshal([]byte(rules), &s.MergeRules); err != nil {
+		return fmt.Errorf("decode merge rules of space %s: %w", s.ID, err)
+	}
+	return nil
+}
+
+// CreateSpace inserts a space at the end of its parent.
+func CreateSpace(ctx context.Context, t *Tx, s *folio.Space) error {
+	pos, err := nextPosition(ctx, t, s.OrganizationID, s.Parent)
+	if err != nil {
+		return err
+	}
+	s.Position = pos
+	_, err = t.exec(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, language, edit_mode, default_level,
+		merge_rules, visibility, revision, position, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ID, s.OrganizationID, nullString(s.Parent), s.Title, s.Emoji, s.Language, s.EditMode, s.DefaultLevel.String(),
+		mustJSON(s.MergeRules), s.Visibility, s.Revision, s.Position, micros(s.CreatedAt), micros(s.UpdatedAt))
+	return wrap(err, "create space")
+}
+
+// positionGap spaces out sibling positions so that moves can insert
+// between two siblings without renumbering the others.
+const positionGap = 1 << 16
+
+// nextPosition returns a position after every space and collection of a parent.
+func nextPosition(ctx context.Context, t *Tx, orgID, parent folio.ID) (int64, error) {
+	var max sql.NullInt64
+	cond, args := `parent_id IS NULL AND organization_id = ?`, []any{orgID}
+	if parent != "" {
+		cond, args = `parent_id = ?`, []any{parent}
+	}
+	err := t.get(ctx, `SELECT MAX(p) FROM (SELECT MAX(position) AS p FROM spaces WHERE `+cond+` AND deleted_at IS NULL
+		UNION ALL SELECT MAX(position) FROM collections WHERE `+cond+`) x`, append(args, args...), &max)
+	if err != nil {
+		return 0, wrap(err, "next position")
+	}
+	return max.Int64 + positionGap, nil
+}
+
+// GetSpace returns a space that is not deleted, or NotFound.
+func GetSpace(ctx context.Context, t *Tx, id folio.ID) (*folio.Space, error) {
+	var s folio.Space
+	err := t.one(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE s.id = ? AND s.deleted_at IS NULL`, []any{id},
+		func(r *sql.Rows) error { return scanSpace(r, &s) })
+	if err != nil {
+		return nil, notFound(err, "get space", "space not found")
+	}
+	return &s, nil
+}
+
+// SpaceFilter narrows a space list.
+type SpaceFilter struct {
+	Collection folio.ID   // only the spaces of this collection, in their order
+	IDs        []folio.ID // only these spaces (nil: any)
+}
+
+// ListSpaces lists the spaces of an organization that are not deleted:
+// oldest first, or in their order within a collection.
+func ListSpaces(ctx context.Context, t *Tx, orgID folio.ID, f SpaceFilter, opts folio.ListOptions) (folio.List[folio.Space], error) {
+	where := ` WHERE s.organization_id = ? AND s.deleted_at IS NULL`
+	args := []any{orgID}
+	keys := []string{"s.created_at", "s.id"}
+	if f.Collection != "" {
+		where += ` AND s.parent_id = ?`
+		args = append(args, f.Collection)
+		keys = []string{"s.position", "s.id"}
+	}
+	tx := t
+	if f.IDs != nil {
+		if len(f.IDs) == 0 {
+			return folio.List[folio.Space]{Items: []folio.Space{}}, nil
+		}
+		where += ` AND s.id IN (` + placeholders(len(f.IDs)) + `)`
+		args = append(args, toAny(f.IDs)...)
+		tx = t.once()
+	}
+	q := listQuery{
+		Query: `SELECT ` + spaceColumns + ` FROM spaces s` + where, Args: args, Keys: keys, Shape: "is",
+		Count: `SELECT COUNT(*) FROM spaces s` + where, CountArgs: args,
+	}
+	return page(ctx, tx, "list spaces", q, opts, func(r *sql.Rows) (folio.Space, []any, error) {
+		var s folio.Space
+		err := scanSpace(r, &s)
+		k := micros(s.CreatedAt)
+		if f.Collection != "" {
+			k = s.Position
+		}
+		return s, []any{k, s.ID}, err
+	})
+}
+
+// UpdateSpace writes the fields present in u (validated) and the update time.
+func UpdateSpace(ctx context.Context, t *Tx, id folio.ID, u *folio.SpaceUpdate) error {
+	var (
+		sets []string
+		args []any
+	)
+	set := func(col string, v any) { sets = append(sets, col+" = ?"); args = append(args, v) }
+	if u.Title.Set {
+		set("title", u.Title.Value)
+	}
+	if u.Emoji.Set {
+		set("emoji", u.Emoji.Value)
+	}
+	if u.EditMode.Set {
+		set("edit_mode", u.EditMode.Value)
+	}
+	if u.DefaultLevel.Set {
+		l, _ := folio.ParseLevel("defaultLevel", u.DefaultLevel)
+		set("default_level", l.String())
+	}
+	if u.Language.Set {
+		set("language", u.Language.Value)
+	}
+	if u.MergeRules.Set {
+		set("merge_rules", mustJSON(u.MergeRules.Value))
+	}
+	set("updated_at", micros(t.Now))
+	_, err := t.exec(ctx, `UPDATE spaces SET `+strings.Join(sets, ", ")+` WHERE id = ?`, append(args, id)...)
+	return wrap(err, "update space")
+}
+
+// ContentTree is what decides a user's roles on an organization's content:
+// every collection (parent and default level) and the grants to the user
+// and their teams. It is loaded in two queries, however many spaces a list
+// holds.
+type ContentTree struct {
+	Collections map[folio.ID]folio.Collection
+	Grants      map[folio.ID][]folio.Role // by target id
+}
+
+// LoadContentTree loads the collections of an organization and the grants
+// on its content to a user or their teams.
+func LoadContentTree(ctx context.Context, t *Tx, orgID, userID folio.ID) (*ContentTree, error) {
+	tree := &ContentTree{Collections: map[folio.ID]folio.Collection{}, Grants: map[folio.ID][]folio.Role{}}
+	err := t.query(ctx, `SELECT `+collectionColumns+` FROM collections c WHERE c.organization_id = ?`, []any{orgID},
+		func(r *sql.Rows) error {
+			var c folio.Collection
+			if err := scanCollection(r, &c); err != nil {
+				return err
+			}
+			tree.Collections[c.ID] = c
+			return nil
+		})
+	if err != nil {
+		return nil, wrap(err, "load collections")
+	}
+	err = t.query(ctx, `SELECT g.target_id, g.role FROM content_grants g WHERE g.organization_id = ? AND (
+		(g.principal_kind = 'user' AND g.principal_id = ?) OR
+		(g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM team_members WHERE organization_id = ? AND user_id = ?)))`,
+		[]any{orgID, userID, orgID, userID}, func(r *sql.Rows) error {
+			var id, role string
+			if err := r.Scan(&id, &role); err != nil {
+				return err
+			}
+			tree.Grants[id] = append(tree.Grants[id], folio.Role(role))
+			return nil
+		})
+	return tree, wrap(err, "load grants")
+}
+
+// Path returns the content nodes from a space or collection (with its own
+// level and id) up to the top, for folio.EffectiveRole.
+func (tree *ContentTree) Path(id folio.ID, level folio.Level, parent folio.ID) []folio.ContentNode {
+	path := []folio.ContentNode{{DefaultLevel: level, Grants: tree.Grants[id]}}
+	seen := map[folio.ID]bool{}
+	for parent != "" && !seen[parent] {
+		seen[parent] = true
+		c, ok := tree.Collections[parent]
+		if !ok {
+			break
+		}
+		path = append(path, folio.ContentNode{DefaultLevel: c.DefaultLevel, Grants: tree.Grants[c.ID]})
+		parent = c.Parent
+	}
+	return path
+}
+
+// HasGrants reports whether the user or their teams hold any grant.
+func (tree *ContentTree) HasGrants() bool { return len(tree.Grants) > 0 }
+
+// SpaceParents returns every space of an organization that is not deleted,
+// with only what decides roles (id, parent, default level, edit mode).
+func SpaceParents(ctx context.Context, t *Tx, orgID folio.ID) ([]folio.Space, error) {
+	var out []folio.Space
+	err := t.query(ctx, `SELECT id, parent_id, default_level, edit_mode FROM spaces WHERE organization_id = ? AND deleted_at IS NULL`,
+		[]any{orgID}, func(r *sql.Rows) error {
+			var (
+				s      folio.Space
+				parent sql.NullString
+				level  string
+			)
+			if err := r.Scan(&s.ID, &parent, &level, &s.EditMode); err != nil {
+				return err
+			}
+			s.Parent, s.DefaultLevel = parent.String, folio.LevelFromString(level)
+			out = append(out, s)
+			return nil
+		})
+	return out, wrap(err, "list space parents")
+}
