@@ -15,6 +15,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/httpapi"
+	"github.com/foliodocs/folio/internal/jobs"
 )
 
 // shutdownGrace is how long in-flight requests may take to finish after
@@ -82,6 +83,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "public_url", publicURL, "store", db.Dialect())
 	fmt.Fprintf(stdout, "folio: listening on http://%s (store: %s)\n", ln.Addr(), db.Dialect())
+
+	// Background jobs stop with the server; one that is cut off runs again
+	// when its lease expires, here or on another server.
+	jctx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	jobsDone := make(chan struct{})
+	go func() {
+		defer close(jobsDone)
+		jobs.NewRunner(db, logger, a.JobHandlers()).Run(jctx)
+	}()
+	defer func() { stopJobs(); <-jobsDone }()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

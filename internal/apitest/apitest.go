@@ -27,6 +27,7 @@ import (
 	"github.com/foliodocs/folio/internal/apitest/specval"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/httpapi"
+	"github.com/foliodocs/folio/internal/jobs"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/store/storetest"
 )
@@ -46,6 +47,8 @@ type Server struct {
 	DB    *store.DB
 	App   *app.App
 	Clock *Clock
+	// Jobs runs the background jobs that are due (tests call RunDue).
+	Jobs *jobs.Runner
 	// Handler is the server's handler, for benchmarks that skip the network.
 	Handler http.Handler
 	spec    *specval.Validator
@@ -75,7 +78,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	clock := &Clock{}
 	db := storetest.Open(t, kind, store.Config{Clock: clock})
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL})
-	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t)}
+	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, PublicURL: PublicURL})
 	s.Handler = h
 	ts := httptest.NewServer(h)

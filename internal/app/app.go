@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"log/slog"
 	"strings"
 	"sync"
@@ -58,3 +59,11 @@ func New(cfg Config) *App {
 
 // DB returns the store, for health checks.
 func (a *App) DB() *store.DB { return a.db }
+
+// JobHandlers returns the handler of every background job kind, for the
+// job runner.
+func (a *App) JobHandlers() map[string]func(context.Context, string) error {
+	return map[string]func(context.Context, string) error{
+		folio.JobPurgeSpace: a.PurgeSpace,
+	}
+}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/store"
@@ -222,4 +223,118 @@ func (a *App) guestSpaceIDs(ctx context.Context, tx *store.Tx, ca *contentAccess
 		}
 	}
 	return ids, nil
+}
+
+// DeleteSpace deletes a space: it disappears at once and can be restored
+// for folio.SpaceRetention, after which a background job removes it for
+// good. Space admins only. A space that does not exist, or that the caller
+// cannot see, answers as deleted, so nothing is revealed.
+func (a *App) DeleteSpace(ctx context.Context, caller folio.Caller, id folio.ID) error {
+	return a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, _, err := space(ctx, tx, caller, id)
+		if folio.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := require(sv.Permissions().Admin, "only admins of the space can delete it"); err != nil {
+			return err
+		}
+		if err := store.SetSpaceDeleted(ctx, tx, id, true); err != nil {
+			return err
+		}
+		payload, _ := json.Marshal(map[string]string{"space": id})
+		return store.EnqueueJob(ctx, tx, folio.JobPurgeSpace, string(payload), tx.Now.Add(folio.SpaceRetention))
+	})
+}
+
+// RestoreSpace brings back a space deleted less than folio.SpaceRetention
+// ago. Admins of the space (as it was) only; a space purged or never
+// deleted is NotFound or returned as it is.
+func (a *App) RestoreSpace(ctx context.Context, caller folio.Caller, id folio.ID) (v *folio.SpaceView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		s, err := store.GetSpaceIncludingDeleted(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		ca, err := loadContentAccess(ctx, tx, caller, s.OrganizationID)
+		if folio.IsNotFound(err) {
+			return errSpaceNotFound
+		}
+		if err != nil {
+			return err
+		}
+		v = &folio.SpaceView{Space: *s, CallerRole: ca.spaceRole(s)}
+		if !v.Permissions().View {
+			return errSpaceNotFound
+		}
+		if err := require(v.Permissions().Admin, "only admins of the space can restore it"); err != nil {
+			return err
+		}
+		if s.DeletedAt == nil {
+			return nil
+		}
+		if tx.Now.Sub(*s.DeletedAt) >= folio.SpaceRetention {
+			return errSpaceNotFound // the purge job is due
+		}
+		if err := store.SetSpaceDeleted(ctx, tx, id, false); err != nil {
+			return err
+		}
+		v.DeletedAt, v.UpdatedAt = nil, tx.Now
+		return nil
+	})
+	return v, err
+}
+
+// PurgeSpace is the job that removes a deleted space for good once its
+// retention has passed; it does nothing to a space restored meanwhile.
+func (a *App) PurgeSpace(ctx context.Context, payload string) error {
+	var p struct {
+		Space folio.ID `json:"space"`
+	}
+	if err := json.Unmarshal([]byte(payload), &p); err != nil || p.Space == "" {
+		return folio.Errorf(folio.Invalid, "purge-space payload %q is not valid", payload)
+	}
+	return a.db.Write(ctx, func(tx *store.Tx) error {
+		purged, err := store.PurgeSpace(ctx, tx, p.Space, tx.Now.Add(-folio.SpaceRetention).UnixMicro())
+		if err == nil && purged {
+			a.logger.Info("purged deleted space", "space", p.Space)
+		}
+		return err
+	})
+}
+
+// DuplicateSpace copies a space's settings (and, once content exists, its
+// current content) into a new space at the end of the same collection (or
+// top level). The caller must
+// be able to view the space and create content where it sits.
+func (a *App) DuplicateSpace(ctx context.Context, caller folio.Caller, id folio.ID) (v *folio.SpaceView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, ca, err := space(ctx, tx, caller, id)
+		if err != nil {
+			return err
+		}
+		if err := canCreateIn(ca, sv.Parent); err != nil {
+			return err
+		}
+		s := sv.Space
+		s.ID, s.Revision, s.CreatedAt, s.UpdatedAt, s.DeletedAt = folio.NewID(), folio.NewID(), tx.Now, tx.Now, nil
+		s.Title = copyTitle(s.Title)
+		if err := store.CreateSpace(ctx, tx, &s); err != nil {
+			return err
+		}
+		v = &folio.SpaceView{Space: s, CallerRole: ca.spaceRole(&s)}
+		return nil
+	})
+	return v, err
+}
+
+// copyTitle names a duplicate, within the title limit.
+func copyTitle(title string) string {
+	r := []rune(title + " (copy)")
+	if len(r) > folio.MaxContentTitle {
+		r = append([]rune(title)[:folio.MaxContentTitle-7], []rune(" (copy)")...)
+	}
+	return string(r)
 }

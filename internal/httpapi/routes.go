@@ -55,11 +55,14 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/agent-instructions", authed, s.getOrganizationAgentInstructions)
 	s.handle("PUT /v1/orgs/{organizationId}/agent-instructions", authed, s.updateOrganizationAgentInstructions)
 
-	// Spaces and collections (issue 4: create, read, update so far).
+	// Spaces and collections.
 	s.handle("GET /v1/orgs/{organizationId}/spaces", authed, s.listSpacesInOrganizationByID)
 	s.handle("POST /v1/orgs/{organizationId}/spaces", authed, s.createSpace)
 	s.handle("GET /v1/spaces/{spaceId}", authed, s.getSpaceByID)
 	s.handle("PATCH /v1/spaces/{spaceId}", authed, s.updateSpaceByID)
+	s.handle("DELETE /v1/spaces/{spaceId}", authed, s.deleteSpaceByID)
+	s.handle("POST /v1/spaces/{spaceId}/restore", authed, s.restoreSpace)
+	s.handle("POST /v1/spaces/{spaceId}/duplicate", authed, s.duplicateSpace)
 	s.handle("GET /v1/orgs/{organizationId}/collections", authed, s.listCollectionsInOrganizationByID)
 	s.handle("POST /v1/orgs/{organizationId}/collections", authed, s.createCollection)
 	s.handle("GET /v1/collections/{collectionId}", authed, s.getCollectionByID)

@@ -130,3 +130,31 @@ func (s *Server) listSpacesInCollectionByID(w http.ResponseWriter, r *http.Reque
 	writeJSON(w, http.StatusOK, wire.NewList(l, s.urls.NewSpace))
 	return nil
 }
+
+func (s *Server) deleteSpaceByID(w http.ResponseWriter, r *http.Request) error {
+	if err := s.app.DeleteSpace(r.Context(), caller(r), r.PathValue("spaceId")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) restoreSpace(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.app.RestoreSpace(r.Context(), caller(r), r.PathValue("spaceId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.urls.NewSpace(v))
+	return nil
+}
+
+func (s *Server) duplicateSpace(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.app.DuplicateSpace(r.Context(), caller(r), r.PathValue("spaceId"))
+	if err != nil {
+		return err
+	}
+	out := s.urls.NewSpace(v)
+	w.Header().Set("Location", out.URLs.Location)
+	writeJSON(w, http.StatusCreated, out)
+	return nil
+}

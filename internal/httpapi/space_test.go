@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
@@ -297,5 +299,79 @@ func TestSpaceAuthorization(t *testing.T) {
 			{Name: "createCollection", Method: "POST", Path: orgPath("/collections"), Body: `{"title":"New"}`,
 				Want: map[string]int{apitest.Admin: 201, apitest.Create: 201, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}},
 		})
+	})
+}
+
+func TestDeleteRestoreAndPurge(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		_, editor := s.Member(t, org, folio.RoleEdit)
+		start := s.Clock.Now()
+		s.Clock.Set(start)
+		newSpace := func(title string) string {
+			var sp struct{ ID string }
+			s.Do(t, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"`+title+`"}`).WantStatus(t, 201).JSON(t, &sp)
+			return sp.ID
+		}
+		kept, purged := newSpace("Kept"), newSpace("Purged")
+		s.Do(t, editor, "DELETE", "/v1/spaces/"+kept, nil).WantError(t, 403, "admins of the space")
+		for _, id := range []string{kept, purged} {
+			r := s.Do(t, admin, "DELETE", "/v1/spaces/"+id, nil).WantStatus(t, 204)
+			if len(r.Body) != 0 {
+				t.Fatalf("204 with a body: %q", r.Body)
+			}
+			s.Do(t, admin, "GET", "/v1/spaces/"+id, nil).WantError(t, 404, "space not found")
+		}
+		s.Do(t, admin, "DELETE", "/v1/spaces/"+kept, nil).WantStatus(t, 204) // again
+		s.Do(t, admin, "DELETE", "/v1/spaces/never", nil).WantStatus(t, 204)
+		var l struct{ Count int }
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/spaces", nil).JSON(t, &l)
+		if l.Count != 0 {
+			t.Fatalf("deleted spaces listed: %d", l.Count)
+		}
+
+		// Just inside the 7 days: restore works, and the purge job leaves it.
+		s.Clock.Set(start.Add(folio.SpaceRetention - time.Minute))
+		if n, err := s.Jobs.RunDue(context.Background()); err != nil || n != 0 {
+			t.Fatalf("jobs ran early: %d, %v", n, err)
+		}
+		s.Do(t, editor, "POST", "/v1/spaces/"+kept+"/restore", nil).WantError(t, 403, "admins of the space")
+		var restored spaceBody
+		s.Do(t, admin, "POST", "/v1/spaces/"+kept+"/restore", nil).WantStatus(t, 200).JSON(t, &restored)
+		if restored.ID != kept {
+			t.Fatalf("restored %+v", restored)
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+kept, nil).WantStatus(t, 200)
+
+		// Past the 7 days: the job removes the other for good.
+		s.Clock.Set(start.Add(folio.SpaceRetention + time.Minute))
+		s.Do(t, admin, "POST", "/v1/spaces/"+purged+"/restore", nil).WantError(t, 404, "space not found")
+		if n, err := s.Jobs.RunDue(context.Background()); err != nil || n != 2 {
+			t.Fatalf("jobs run: %d, %v", n, err)
+		}
+		s.Do(t, admin, "POST", "/v1/spaces/"+purged+"/restore", nil).WantError(t, 404, "space not found")
+		s.Do(t, admin, "GET", "/v1/spaces/"+kept, nil).WantStatus(t, 200) // restored, so kept
+		if n, _ := s.Jobs.RunDue(context.Background()); n != 0 {
+			t.Fatalf("jobs ran twice: %d", n)
+		}
+	})
+}
+
+func TestDuplicateSpace(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		var col struct{ ID string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/collections", `{"title":"C"}`).WantStatus(t, 201).JSON(t, &col)
+		var sp spaceBody
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"`+strings.Repeat("n", 50)+`","parent":"`+col.ID+`","language":"es","editMode":"locked"}`).
+			WantStatus(t, 201).JSON(t, &sp)
+		var dup spaceBody
+		s.Do(t, admin, "POST", "/v1/spaces/"+sp.ID+"/duplicate", nil).WantStatus(t, 201).JSON(t, &dup)
+		if dup.ID == sp.ID || dup.Parent != col.ID || dup.Language != "es" || dup.EditMode != "locked" ||
+			!strings.HasSuffix(dup.Title, " (copy)") || len([]rune(dup.Title)) != 50 || dup.Revision == sp.Revision {
+			t.Fatalf("duplicate %+v of %+v", dup, sp)
+		}
+		_, reader := s.Member(t, org, folio.RoleRead)
+		s.Do(t, reader, "POST", "/v1/spaces/"+sp.ID+"/duplicate", nil).WantError(t, 403, "cannot create")
 	})
 }

@@ -228,3 +228,36 @@ func SpaceParents(ctx context.Context, t *Tx, orgID folio.ID) ([]folio.Space, er
 		})
 	return out, wrap(err, "list space parents")
 }
+
+// GetSpaceIncludingDeleted returns a space whether or not it is deleted.
+func GetSpaceIncludingDeleted(ctx context.Context, t *Tx, id folio.ID) (*folio.Space, error) {
+	var s folio.Space
+	err := t.one(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE s.id = ?`, []any{id},
+		func(r *sql.Rows) error { return scanSpace(r, &s) })
+	if err != nil {
+		return nil, notFound(err, "get space", "space not found")
+	}
+	return &s, nil
+}
+
+// SetSpaceDeleted marks a space deleted at t.Now, or restores it when
+// deleted is false.
+func SetSpaceDeleted(ctx context.Context, t *Tx, id folio.ID, deleted bool) error {
+	var at sql.NullInt64
+	if deleted {
+		at = sql.NullInt64{Int64: micros(t.Now), Valid: true}
+	}
+	_, err := t.exec(ctx, `UPDATE spaces SET deleted_at = ?, updated_at = ? WHERE id = ?`, at, micros(t.Now), id)
+	return wrap(err, "set space deleted")
+}
+
+// PurgeSpace removes a space deleted before cutoff, with its grants, and
+// reports whether it did. A space restored meanwhile is left alone.
+func PurgeSpace(ctx context.Context, t *Tx, id folio.ID, cutoff int64) (bool, error) {
+	n, err := t.exec(ctx, `DELETE FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at <= ?`, id, cutoff)
+	if err != nil || n == 0 {
+		return false, wrap(err, "purge space")
+	}
+	_, err = t.exec(ctx, `DELETE FROM content_grants WHERE target_id = ?`, id)
+	return true, wrap(err, "purge space grants")
+}

@@ -1,0 +1,24 @@
+package folio
+
+import "time"
+
+// Job is a unit of durable background work.
+type Job struct {
+	ID          ID
+	Kind        string
+	Payload     string // JSON
+	RunAt       time.Time
+	Attempts    int
+	MaxAttempts int
+	LastError   string
+}
+
+// Job kinds.
+const (
+	// JobPurgeSpace removes a deleted space for good once it has been
+	// deleted for SpaceRetention. Payload: {"space": ID}.
+	JobPurgeSpace = "purge-space"
+)
+
+// SpaceRetention is how long a deleted space can be restored.
+const SpaceRetention = 7 * 24 * time.Hour
