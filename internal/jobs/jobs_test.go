@@ -54,7 +54,10 @@ func TestFailuresRetryOrStop(t *testing.T) {
 		var transient, permanent atomic.Int64
 		h := map[string]jobs.Handler{
 			"flaky": func(context.Context, string) error { transient.Add(1); return errors.New("database down") },
-			"bad":   func(context.Context, string) error { permanent.Add(1); return folio.Errorf(folio.Invalid, "bad payload") },
+			"bad": func(context.Context, string) error {
+				permanent.Add(1)
+				return folio.Errorf(folio.Invalid, "bad payload")
+			},
 			"panic": func(context.Context, string) error { panic("boom") },
 		}
 		for _, k := range []string{"flaky", "bad", "panic", "unknown"} {
