@@ -63,10 +63,15 @@ func (s *Server) routes() {
 	s.handle("DELETE /v1/spaces/{spaceId}", authed, s.deleteSpaceByID)
 	s.handle("POST /v1/spaces/{spaceId}/restore", authed, s.restoreSpace)
 	s.handle("POST /v1/spaces/{spaceId}/duplicate", authed, s.duplicateSpace)
+	s.handle("POST /v1/spaces/{spaceId}/move", authed, s.moveSpace)
+	s.handle("POST /v1/spaces/{spaceId}/transfer", authed, s.transferSpace)
 	s.handle("GET /v1/orgs/{organizationId}/collections", authed, s.listCollectionsInOrganizationByID)
 	s.handle("POST /v1/orgs/{organizationId}/collections", authed, s.createCollection)
 	s.handle("GET /v1/collections/{collectionId}", authed, s.getCollectionByID)
 	s.handle("PATCH /v1/collections/{collectionId}", authed, s.updateCollectionByID)
+	s.handle("DELETE /v1/collections/{collectionId}", authed, s.deleteCollectionByID)
+	s.handle("POST /v1/collections/{collectionId}/move", authed, s.moveCollection)
+	s.handle("POST /v1/collections/{collectionId}/transfer", authed, s.transferCollection)
 	s.handle("GET /v1/collections/{collectionId}/spaces", authed, s.listSpacesInCollectionByID)
 
 	// Teams.

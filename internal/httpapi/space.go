@@ -158,3 +158,67 @@ func (s *Server) duplicateSpace(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusCreated, out)
 	return nil
 }
+
+func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request) error {
+	var in app.MoveInput
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	v, err := s.app.MoveSpace(r.Context(), caller(r), r.PathValue("spaceId"), &in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.urls.NewSpace(v))
+	return nil
+}
+
+func (s *Server) moveCollection(w http.ResponseWriter, r *http.Request) error {
+	var in app.MoveInput
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	v, err := s.app.MoveCollection(r.Context(), caller(r), r.PathValue("collectionId"), &in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.urls.NewCollection(v))
+	return nil
+}
+
+type transferBody struct {
+	Organization string `json:"organization"`
+}
+
+func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request) error {
+	var in transferBody
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	v, err := s.app.TransferSpace(r.Context(), caller(r), r.PathValue("spaceId"), in.Organization)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.urls.NewSpace(v))
+	return nil
+}
+
+func (s *Server) transferCollection(w http.ResponseWriter, r *http.Request) error {
+	var in transferBody
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	v, err := s.app.TransferCollection(r.Context(), caller(r), r.PathValue("collectionId"), in.Organization)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.urls.NewCollection(v))
+	return nil
+}
+
+func (s *Server) deleteCollectionByID(w http.ResponseWriter, r *http.Request) error {
+	if err := s.app.DeleteCollection(r.Context(), caller(r), r.PathValue("collectionId")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

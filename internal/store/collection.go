@@ -69,3 +69,106 @@ func UpdateCollection(ctx context.Context, t *Tx, id folio.ID, u CollectionUpdat
 	_, err := t.exec(ctx, `UPDATE collections SET `+strings.Join(sets, ", ")+` WHERE id = ?`, append(args, id)...)
 	return wrap(err, "update collection")
 }
+
+// Sibling is a space or collection among the children of one parent.
+type Sibling struct {
+	Kind     string // "space" or "collection"
+	ID       folio.ID
+	Position int64
+}
+
+// Siblings lists the spaces (not deleted) and collections directly in a
+// parent collection, or at an organization's top level when parent is
+// empty, in their order.
+func Siblings(ctx context.Context, t *Tx, orgID, parent folio.ID) ([]Sibling, error) {
+	cond, args := `parent_id IS NULL AND organization_id = ?`, []any{orgID}
+	if parent != "" {
+		cond, args = `parent_id = ? AND organization_id = ?`, []any{parent, orgID}
+	}
+	var out []Sibling
+	err := t.query(ctx, `SELECT 'space', id, position FROM spaces WHERE `+cond+` AND deleted_at IS NULL
+		UNION ALL SELECT 'collection', id, position FROM collections WHERE `+cond+` ORDER BY 3, 2`,
+		append(args, args...), func(r *sql.Rows) error {
+			var s Sibling
+			err := r.Scan(&s.Kind, &s.ID, &s.Position)
+			out = append(out, s)
+			return err
+		})
+	return out, wrap(err, "list siblings")
+}
+
+// Place sets the organization, parent and position of a space or collection.
+func Place(ctx context.Context, t *Tx, kind string, id, orgID, parent folio.ID, position int64) error {
+	table := "spaces"
+	if kind == "collection" {
+		table = "collections"
+	}
+	_, err := t.exec(ctx, `UPDATE `+table+` SET organization_id = ?, parent_id = ?, position = ?, updated_at = ? WHERE id = ?`,
+		orgID, nullString(parent), position, micros(t.Now), id)
+	return wrap(err, "place "+kind)
+}
+
+// RevokeGrantsOn deletes every grant on the given spaces and collections.
+func RevokeGrantsOn(ctx context.Context, t *Tx, ids []folio.ID) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := t.once().exec(ctx, `DELETE FROM content_grants WHERE target_id IN (`+placeholders(len(ids))+`)`, toAny(ids)...)
+	return wrap(err, "revoke grants")
+}
+
+// SpacesIn returns the ids of the spaces (deleted ones included) directly in
+// the given collections.
+func SpacesIn(ctx context.Context, t *Tx, collections []folio.ID) ([]folio.ID, error) {
+	if len(collections) == 0 {
+		return nil, nil
+	}
+	var ids []folio.ID
+	err := t.once().query(ctx, `SELECT id FROM spaces WHERE parent_id IN (`+placeholders(len(collections))+`)`, toAny(collections),
+		func(r *sql.Rows) error {
+			var id folio.ID
+			err := r.Scan(&id)
+			ids = append(ids, id)
+			return err
+		})
+	return ids, wrap(err, "list spaces in collections")
+}
+
+// SetOrganization moves spaces or collections (kind) to another organization
+// without changing their parent.
+func SetOrganization(ctx context.Context, t *Tx, kind string, ids []folio.ID, orgID folio.ID) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	table := "spaces"
+	if kind == "collection" {
+		table = "collections"
+	}
+	_, err := t.once().exec(ctx, `UPDATE `+table+` SET organization_id = ?, updated_at = ? WHERE id IN (`+placeholders(len(ids))+`)`,
+		append([]any{orgID, micros(t.Now)}, toAny(ids)...)...)
+	return wrap(err, "move "+kind+"s")
+}
+
+// DeleteCollection deletes a collection, which must have no children left.
+func DeleteCollection(ctx context.Context, t *Tx, id folio.ID) error {
+	_, err := t.exec(ctx, `DELETE FROM collections WHERE id = ?`, id)
+	if err != nil {
+		return wrap(err, "delete collection")
+	}
+	_, err = t.exec(ctx, `DELETE FROM content_grants WHERE target_id = ?`, id)
+	return wrap(err, "delete collection grants")
+}
+
+// ReparentChildren moves every child (spaces, deleted ones included, and
+// collections) of a collection to newParent, keeping their order after the
+// positions from base on.
+func ReparentChildren(ctx context.Context, t *Tx, id, newParent folio.ID, base int64) error {
+	for _, table := range []string{"spaces", "collections"} {
+		_, err := t.exec(ctx, `UPDATE `+table+` SET parent_id = ?, position = position + ?, updated_at = ? WHERE parent_id = ?`,
+			nullString(newParent), base, micros(t.Now), id)
+		if err != nil {
+			return wrap(err, "reparent "+table)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,336 @@
+package app
+
+import (
+	"context"
+	"slices"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+// Pointer names a space or collection in a move position.
+type Pointer struct {
+	Type       string   `json:"type"`
+	Space      folio.ID `json:"space"`
+	Collection folio.ID `json:"collection"`
+}
+
+func (p *Pointer) id() folio.ID {
+	if p.Type == "collection" {
+		return p.Collection
+	}
+	return p.Space
+}
+
+// MoveInput is the body of a move: parent (absent: unchanged, null: the
+// organization's top level) and position (absent: at the end).
+type MoveInput struct {
+	Parent   folio.Optional[folio.ID] `json:"parent"`
+	Position *struct {
+		Before *Pointer `json:"before"`
+		After  *Pointer `json:"after"`
+	} `json:"position"`
+}
+
+var (
+	errNoChange = folio.Errorf(folio.Conflict, "the operation would not change anything")
+)
+
+// errInvalidPosition says why a position cannot be used (400).
+func errInvalidPosition(why string) error {
+	return folio.FieldErrorf("position", "invalid position: %s", why)
+}
+
+// placement computes where a move puts an item: its new parent, and its
+// position among the siblings there. It renumbers the siblings when two of
+// them have no room left between them.
+func placement(ctx context.Context, tx *store.Tx, ca *contentAccess, kind string, id, current folio.ID, in *MoveInput) (folio.ID, int64, error) {
+	if !in.Parent.Set && in.Position == nil {
+		return "", 0, folio.Errorf(folio.Invalid, "a move needs a parent or a position")
+	}
+	parent := current
+	if in.Parent.Set {
+		parent = in.Parent.Value // "" when null
+	}
+	if parent != "" {
+		if _, ok := ca.tree.Collections[parent]; !ok {
+			return "", 0, errCollectionNotFound
+		}
+	}
+	if err := canCreateIn(ca, parent); err != nil {
+		if folio.KindOf(err) == folio.Invalid {
+			return "", 0, errCollectionNotFound
+		}
+		return "", 0, err
+	}
+	sibs, err := store.Siblings(ctx, tx, ca.OrganizationID, parent)
+	if err != nil {
+		return "", 0, err
+	}
+	var ref *Pointer
+	before := false
+	if p := in.Position; p != nil {
+		switch {
+		case p.Before != nil && p.After != nil:
+			return "", 0, errInvalidPosition("give before or after, not both")
+		case p.Before != nil:
+			ref, before = p.Before, true
+		case p.After != nil:
+			ref = p.After
+		}
+	}
+	others := slices.DeleteFunc(slices.Clone(sibs), func(s store.Sibling) bool { return s.ID == id })
+	idx := len(others) // at the end
+	if ref != nil {
+		if ref.Type != "space" && ref.Type != "collection" {
+			return "", 0, errInvalidPosition(`type must be "space" or "collection"`)
+		}
+		if ref.id() == id {
+			return "", 0, errInvalidPosition("an item cannot be placed next to itself")
+		}
+		i := slices.IndexFunc(others, func(s store.Sibling) bool { return s.ID == ref.id() && s.Kind == ref.Type })
+		if i < 0 {
+			return "", 0, errInvalidPosition(ref.Type + " " + ref.id() + " is not in that parent")
+		}
+		idx = i
+		if !before {
+			idx = i + 1
+		}
+	}
+	// Nothing changes when the item is already there.
+	if parent == current {
+		if cur := slices.IndexFunc(sibs, func(s store.Sibling) bool { return s.ID == id }); cur >= 0 && cur == idx {
+			return "", 0, errNoChange
+		}
+	}
+	pos, ok := between(others, idx)
+	if !ok {
+		for i, s := range others {
+			if err := store.Place(ctx, tx, s.Kind, s.ID, ca.OrganizationID, parent, int64(i+1)*positionGap); err != nil {
+				return "", 0, err
+			}
+			others[i].Position = int64(i+1) * positionGap
+		}
+		pos, _ = between(others, idx)
+	}
+	return parent, pos, nil
+}
+
+// positionGap spaces renumbered siblings.
+const positionGap = 1 << 16
+
+// between returns a position before others[idx] and after others[idx-1],
+// or false when they leave no room.
+func between(others []store.Sibling, idx int) (int64, bool) {
+	lo, hi := int64(0), int64(0)
+	if idx > 0 {
+		lo = others[idx-1].Position
+	}
+	if idx == len(others) {
+		return lo + positionGap, true
+	}
+	hi = others[idx].Position
+	if hi-lo < 2 {
+		return 0, false
+	}
+	return lo + (hi-lo)/2, true
+}
+
+// MoveSpace moves a space to another parent or position in its organization.
+// Space admins only, who may create content in the target.
+func (a *App) MoveSpace(ctx context.Context, caller folio.Caller, id folio.ID, in *MoveInput) (v *folio.SpaceView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, ca, err := space(ctx, tx, caller, id)
+		if err != nil {
+			return err
+		}
+		if err := require(sv.Permissions().Admin, "only admins of the space can move it"); err != nil {
+			return err
+		}
+		parent, pos, err := placement(ctx, tx, ca, "space", id, sv.Parent, in)
+		if err != nil {
+			return err
+		}
+		if err := store.Place(ctx, tx, "space", id, sv.OrganizationID, parent, pos); err != nil {
+			return err
+		}
+		s, err := store.GetSpace(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		v = &folio.SpaceView{Space: *s, CallerRole: ca.spaceRole(s)}
+		return nil
+	})
+	return v, err
+}
+
+// MoveCollection moves a collection; it cannot go into itself or below itself.
+func (a *App) MoveCollection(ctx context.Context, caller folio.Caller, id folio.ID, in *MoveInput) (v *folio.CollectionView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		cv, ca, err := collection(ctx, tx, caller, id)
+		if err != nil {
+			return err
+		}
+		if err := require(cv.Permissions().Admin, "only admins of the collection can move it"); err != nil {
+			return err
+		}
+		if in.Parent.Present() && (in.Parent.Value == id || slices.Contains(descendants(ca.tree, id), in.Parent.Value)) {
+			return folio.FieldErrorf("parent", "a collection cannot be moved into itself or one of its descendants")
+		}
+		parent, pos, err := placement(ctx, tx, ca, "collection", id, cv.Parent, in)
+		if err != nil {
+			return err
+		}
+		if err := store.Place(ctx, tx, "collection", id, cv.OrganizationID, parent, pos); err != nil {
+			return err
+		}
+		c, err := store.GetCollection(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		ca.tree.Collections[id] = *c
+		v = &folio.CollectionView{Collection: *c, CallerRole: ca.collectionRole(c)}
+		return nil
+	})
+	return v, err
+}
+
+// descendants returns the ids of every collection below id.
+func descendants(tree *store.ContentTree, id folio.ID) []folio.ID {
+	var out []folio.ID
+	queue := []folio.ID{id}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for cid, c := range tree.Collections {
+			if c.Parent == cur && !slices.Contains(out, cid) {
+				out = append(out, cid)
+				queue = append(queue, cid)
+			}
+		}
+	}
+	return out
+}
+
+// transferTarget checks that the caller administers the target organization.
+func transferTarget(ctx context.Context, tx *store.Tx, caller folio.Caller, from, to folio.ID) error {
+	if to == "" {
+		return folio.FieldErrorf("organization", "organization is required")
+	}
+	if to == from {
+		return errNoChange
+	}
+	acc, err := access(ctx, tx, caller, to)
+	if err != nil {
+		return err
+	}
+	return require(acc.Permissions().Admin, "you can only transfer to an organization you administer")
+}
+
+// TransferSpace moves a space to the top level of another organization the
+// caller administers. It leaves its collection and keeps its content; grants
+// to people and teams of the old organization are dropped.
+func (a *App) TransferSpace(ctx context.Context, caller folio.Caller, id, to folio.ID) (v *folio.SpaceView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, _, err := space(ctx, tx, caller, id)
+		if err != nil {
+			return err
+		}
+		if err := require(sv.Permissions().Admin, "only admins of the space can transfer it"); err != nil {
+			return err
+		}
+		if err := transferTarget(ctx, tx, caller, sv.OrganizationID, to); err != nil {
+			return err
+		}
+		if err := store.RevokeGrantsOn(ctx, tx, []folio.ID{id}); err != nil {
+			return err
+		}
+		if err := placeAtEnd(ctx, tx, "space", id, to); err != nil {
+			return err
+		}
+		v, _, err = space(ctx, tx, caller, id)
+		return err
+	})
+	return v, err
+}
+
+// TransferCollection moves a collection, its collections and their spaces
+// to the top level of another organization the caller administers.
+func (a *App) TransferCollection(ctx context.Context, caller folio.Caller, id, to folio.ID) (v *folio.CollectionView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		cv, ca, err := collection(ctx, tx, caller, id)
+		if err != nil {
+			return err
+		}
+		if err := require(cv.Permissions().Admin, "only admins of the collection can transfer it"); err != nil {
+			return err
+		}
+		if err := transferTarget(ctx, tx, caller, cv.OrganizationID, to); err != nil {
+			return err
+		}
+		cols := append([]folio.ID{id}, descendants(ca.tree, id)...)
+		spaces, err := store.SpacesIn(ctx, tx, cols)
+		if err != nil {
+			return err
+		}
+		if err := store.RevokeGrantsOn(ctx, tx, append(slices.Clone(cols), spaces...)); err != nil {
+			return err
+		}
+		if err := store.SetOrganization(ctx, tx, "collection", cols, to); err != nil {
+			return err
+		}
+		if err := store.SetOrganization(ctx, tx, "space", spaces, to); err != nil {
+			return err
+		}
+		if err := placeAtEnd(ctx, tx, "collection", id, to); err != nil {
+			return err
+		}
+		v, _, err = collection(ctx, tx, caller, id)
+		return err
+	})
+	return v, err
+}
+
+// placeAtEnd puts an item at the end of an organization's top level.
+func placeAtEnd(ctx context.Context, tx *store.Tx, kind string, id, orgID folio.ID) error {
+	sibs, err := store.Siblings(ctx, tx, orgID, "")
+	if err != nil {
+		return err
+	}
+	pos := int64(positionGap)
+	if len(sibs) > 0 {
+		pos = sibs[len(sibs)-1].Position + positionGap
+	}
+	return store.Place(ctx, tx, kind, id, orgID, "", pos)
+}
+
+// DeleteCollection deletes a collection. Its spaces and collections are not
+// deleted: they move up to the collection's parent (or the organization's
+// top level), after its other children, in their order. Collection admins
+// only; an absent or invisible collection answers as deleted.
+func (a *App) DeleteCollection(ctx context.Context, caller folio.Caller, id folio.ID) error {
+	return a.db.Write(ctx, func(tx *store.Tx) error {
+		cv, _, err := collection(ctx, tx, caller, id)
+		if folio.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := require(cv.Permissions().Admin, "only admins of the collection can delete it"); err != nil {
+			return err
+		}
+		sibs, err := store.Siblings(ctx, tx, cv.OrganizationID, cv.Parent)
+		if err != nil {
+			return err
+		}
+		base := int64(0)
+		if len(sibs) > 0 {
+			base = sibs[len(sibs)-1].Position
+		}
+		if err := store.ReparentChildren(ctx, tx, id, cv.Parent, base); err != nil {
+			return err
+		}
+		return store.DeleteCollection(ctx, tx, id)
+	})
+}
