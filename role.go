@@ -194,3 +194,23 @@ func CollectionPerms(role Role) CollectionPermissions {
 		Create:          role.AtLeast(RoleCreate),
 	}
 }
+
+// Kinds of grant targets and holders.
+const (
+	TargetSpace      = "space"
+	TargetCollection = "collection"
+	PrincipalUser    = "user"
+	PrincipalTeam    = "team"
+)
+
+// UserGrant is a role granted to a user on a space or collection.
+type UserGrant struct {
+	User User
+	Role Role
+}
+
+// TeamGrant is a role granted to a team on a space or collection.
+type TeamGrant struct {
+	Team TeamView
+	Role Role
+}

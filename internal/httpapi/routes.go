@@ -1,5 +1,7 @@
 package httpapi
 
+import "github.com/foliodocs/folio"
+
 // routes registers every route. It is the index of the API: one line per
 // operation, named after the GitBook operationId where one exists.
 func (s *Server) routes() {
@@ -73,6 +75,20 @@ func (s *Server) routes() {
 	s.handle("POST /v1/collections/{collectionId}/move", authed, s.moveCollection)
 	s.handle("POST /v1/collections/{collectionId}/transfer", authed, s.transferCollection)
 	s.handle("GET /v1/collections/{collectionId}/spaces", authed, s.listSpacesInCollectionByID)
+
+	// Permissions of spaces and collections.
+	for _, k := range []struct{ kind, base, param string }{
+		{folio.TargetSpace, "/v1/spaces/{spaceId}", "spaceId"},
+		{folio.TargetCollection, "/v1/collections/{collectionId}", "collectionId"},
+	} {
+		s.handle("POST "+k.base+"/permissions", authed, s.inviteToContent(k.kind))
+		s.handle("GET "+k.base+"/permissions/users", authed, s.listUserPermissions(k.kind))
+		s.handle("PATCH "+k.base+"/permissions/users/{userId}", authed, s.updatePermission(k.kind, folio.PrincipalUser, "userId"))
+		s.handle("DELETE "+k.base+"/permissions/users/{userId}", authed, s.removePermission(k.kind, folio.PrincipalUser, "userId"))
+		s.handle("GET "+k.base+"/permissions/teams", authed, s.listTeamPermissions(k.kind))
+		s.handle("PATCH "+k.base+"/permissions/teams/{teamId}", authed, s.updatePermission(k.kind, folio.PrincipalTeam, "teamId"))
+		s.handle("DELETE "+k.base+"/permissions/teams/{teamId}", authed, s.removePermission(k.kind, folio.PrincipalTeam, "teamId"))
+	}
 
 	// Teams.
 	s.handle("GET /v1/orgs/{organizationId}/teams", authed, s.listTeamsInOrganizationByID)

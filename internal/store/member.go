@@ -224,7 +224,10 @@ func SetMemberSSO(ctx context.Context, t *Tx, orgID, userID folio.ID) error {
 // Removing a non-member is not an error.
 func RemoveMember(ctx context.Context, t *Tx, orgID, userID folio.ID) error {
 	_, err := t.exec(ctx, `DELETE FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID)
-	return wrap(err, "remove member")
+	if err != nil {
+		return wrap(err, "remove member")
+	}
+	return DeletePrincipalGrants(ctx, t, orgID, folio.PrincipalUser, userID)
 }
 
 // CountAdmins counts an organization's admins. Inside a write transaction

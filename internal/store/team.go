@@ -124,7 +124,10 @@ func RenameTeam(ctx context.Context, t *Tx, teamID folio.ID, title string) error
 // DeleteTeam deletes a team of an organization; an absent team is not an error.
 func DeleteTeam(ctx context.Context, t *Tx, orgID, teamID folio.ID) error {
 	_, err := t.exec(ctx, `DELETE FROM teams WHERE id = ? AND organization_id = ?`, teamID, orgID)
-	return wrap(err, "delete team")
+	if err != nil {
+		return wrap(err, "delete team")
+	}
+	return DeletePrincipalGrants(ctx, t, orgID, folio.PrincipalTeam, teamID)
 }
 
 // SetTeamMember adds a member to a team with a role, or changes their role.

@@ -101,3 +101,15 @@ func (u URLs) NewCollection(v *folio.CollectionView) Collection {
 		URLs:        ContentURLs{Location: u.API("/collections/" + v.ID), App: u.App("/c/" + v.ID)},
 		Permissions: CollectionPermissions{View: p.View, Admin: p.Admin, ViewInviteLinks: p.ViewInviteLinks, Create: p.Create}}
 }
+
+// UserPermission is a user's role on a space or collection.
+type UserPermission struct {
+	Permission string `json:"permission"`
+	User       User   `json:"user"`
+}
+
+// TeamPermission is a team's role on a space or collection.
+type TeamPermission struct {
+	Permission string `json:"permission"`
+	Team       Team   `json:"team"`
+}
