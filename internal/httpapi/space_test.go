@@ -375,3 +375,51 @@ func TestDuplicateSpace(t *testing.T) {
 		s.Do(t, reader, "POST", "/v1/spaces/"+sp.ID+"/duplicate", nil).WantError(t, 403, "cannot create")
 	})
 }
+
+// TestSpaceLifecycleAuthorization extends the matrix to the operations that
+// change where a space lives or who may use it. Each case gets a fresh
+// space, so a success does not change what the next actor sees.
+func TestSpaceLifecycleAuthorization(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		a := s.Actors(t)
+		admin := a.Tokens[apitest.Admin]
+		fresh := func(*apitest.Actors) string {
+			var sp struct{ ID string }
+			s.Do(t, admin, "POST", "/v1/orgs/"+a.Org+"/spaces", `{"title":"Fresh"}`).WantStatus(t, 201).JSON(t, &sp)
+			return "/v1/spaces/" + sp.ID
+		}
+		var col struct{ ID string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+a.Org+"/collections", `{"title":"Target"}`).WantStatus(t, 201).JSON(t, &col)
+		hidden := map[string]int{apitest.Guest: 404, apitest.Outsider: 404, apitest.OtherOrg: 404}
+		with := func(kv ...any) map[string]int {
+			out := map[string]int{}
+			for k, v := range hidden {
+				out[k] = v
+			}
+			for i := 0; i < len(kv); i += 2 {
+				out[kv[i].(string)] = kv[i+1].(int)
+			}
+			return out
+		}
+		suffix := func(p string) func(*apitest.Actors) string {
+			return func(a *apitest.Actors) string { return fresh(a) + p }
+		}
+		apitest.Matrix(t, s, a, []apitest.Case{
+			{Name: "deleteSpaceById", Method: "DELETE", Path: fresh,
+				Want: map[string]int{apitest.Admin: 204, apitest.Guest: 204, apitest.Outsider: 204, apitest.OtherOrg: 204, apitest.AnyActor: 403}},
+			{Name: "restoreSpace", Method: "POST", Path: suffix("/restore"), Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "duplicateSpace", Method: "POST", Path: suffix("/duplicate"),
+				Want: with(apitest.Admin, 201, apitest.Create, 201, apitest.AnyActor, 403)},
+			{Name: "moveSpace", Method: "POST", Path: suffix("/move"), Body: `{"parent":"` + col.ID + `"}`,
+				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "transferSpace", Method: "POST", Path: suffix("/transfer"), Body: `{"organization":"` + a.OtherOrg + `"}`,
+				Want: with(apitest.Admin, 404, apitest.AnyActor, 403)},
+			{Name: "inviteToSpace", Method: "POST", Path: suffix("/permissions"),
+				Body: `{"role":"read","users":["` + a.Users[apitest.Guest].ID + `"]}`, Want: with(apitest.Admin, 204, apitest.AnyActor, 403)},
+			{Name: "listUserPermissionsInSpace", Method: "GET", Path: suffix("/permissions/users"), Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "listTeamPermissionsInSpace", Method: "GET", Path: suffix("/permissions/teams"), Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "moveCollection", Method: "POST", Path: func(*apitest.Actors) string { return "/v1/collections/" + col.ID + "/move" },
+				Body: `{"parent":null}`, Want: with(apitest.Admin, 200, apitest.AnyActor, 403)}, // to the end, after the fresh spaces
+		})
+	})
+}
