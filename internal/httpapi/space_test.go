@@ -401,6 +401,13 @@ func TestSpaceLifecycleAuthorization(t *testing.T) {
 			}
 			return out
 		}
+		freshCollection := func(p string) func(*apitest.Actors) string {
+			return func(*apitest.Actors) string {
+				var c struct{ ID string }
+				s.Do(t, admin, "POST", "/v1/orgs/"+a.Org+"/collections", `{"title":"Fresh"}`).WantStatus(t, 201).JSON(t, &c)
+				return "/v1/collections/" + c.ID + p
+			}
+		}
 		suffix := func(p string) func(*apitest.Actors) string {
 			return func(a *apitest.Actors) string { return fresh(a) + p }
 		}
@@ -418,6 +425,14 @@ func TestSpaceLifecycleAuthorization(t *testing.T) {
 				Body: `{"role":"read","users":["` + a.Users[apitest.Guest].ID + `"]}`, Want: with(apitest.Admin, 204, apitest.AnyActor, 403)},
 			{Name: "listUserPermissionsInSpace", Method: "GET", Path: suffix("/permissions/users"), Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
 			{Name: "listTeamPermissionsInSpace", Method: "GET", Path: suffix("/permissions/teams"), Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "deleteCollectionById", Method: "DELETE", Path: freshCollection(""),
+				Want: map[string]int{apitest.Admin: 204, apitest.Guest: 204, apitest.Outsider: 204, apitest.OtherOrg: 204, apitest.AnyActor: 403}},
+			{Name: "transferCollection", Method: "POST", Path: freshCollection("/transfer"), Body: `{"organization":"` + a.OtherOrg + `"}`,
+				Want: with(apitest.Admin, 404, apitest.AnyActor, 403)},
+			{Name: "inviteToCollection", Method: "POST", Path: freshCollection("/permissions"),
+				Body: `{"role":"read","teams":["nope"]}`, Want: with(apitest.Admin, 404, apitest.AnyActor, 403)},
+			{Name: "listUserPermissionsInCollection", Method: "GET", Path: freshCollection("/permissions/users"),
+				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
 			{Name: "moveCollection", Method: "POST", Path: func(*apitest.Actors) string { return "/v1/collections/" + col.ID + "/move" },
 				Body: `{"parent":null}`, Want: with(apitest.Admin, 200, apitest.AnyActor, 403)}, // to the end, after the fresh spaces
 		})
