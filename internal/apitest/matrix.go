@@ -76,3 +76,22 @@ func Matrix(t *testing.T, s *Server, a *Actors, cases []Case) {
 		}
 	}
 }
+
+// Want builds the expected statuses of a Case: base, then actor and status
+// pairs that override it, e.g. Want(Hidden, Admin, 200, AnyActor, 403).
+func Want(base map[string]int, kv ...any) map[string]int {
+	out := make(map[string]int, len(base)+len(kv)/2)
+	for k, v := range base {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1].(int)
+	}
+	return out
+}
+
+// NotMembers are the callers outside the organization: they get 404.
+var NotMembers = map[string]int{Outsider: 404, OtherOrg: 404}
+
+// NoAccess adds guests without grants, who get 404 for content too.
+var NoAccess = map[string]int{Guest: 404, Outsider: 404, OtherOrg: 404}

@@ -157,16 +157,7 @@ func TestInviteSAMLAndInstructionsAuthorization(t *testing.T) {
 			return func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + p }
 		}
 		adminOnly := map[string]int{apitest.Admin: 200, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}
-		with := func(m map[string]int, kv ...any) map[string]int {
-			out := map[string]int{}
-			for k, v := range m {
-				out[k] = v
-			}
-			for i := 0; i < len(kv); i += 2 {
-				out[kv[i].(string)] = kv[i+1].(int)
-			}
-			return out
-		}
+		with := apitest.Want
 		doc := `{"instructions":{"object":"document","data":{},"nodes":[]}}`
 		apitest.Matrix(t, s, a, []apitest.Case{
 			{Name: "listOrganizationInviteLinks", Method: "GET", Path: org("/link-invites"), Want: adminOnly},

@@ -147,17 +147,8 @@ func TestMemberAuthorization(t *testing.T) {
 		a := s.Actors(t)
 		members := func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/members" }
 		readMember := func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/members/" + a.Users[apitest.Read].ID }
-		hidden := map[string]int{apitest.Outsider: 404, apitest.OtherOrg: 404}
-		with := func(m map[string]int, kv ...any) map[string]int {
-			out := map[string]int{}
-			for k, v := range m {
-				out[k] = v
-			}
-			for i := 0; i < len(kv); i += 2 {
-				out[kv[i].(string)] = kv[i+1].(int)
-			}
-			return out
-		}
+		hidden := apitest.NotMembers
+		with := apitest.Want
 		apitest.Matrix(t, s, a, []apitest.Case{
 			{Name: "listMembersInOrganizationById", Method: "GET", Path: members,
 				Want: with(hidden, apitest.Guest, 403, apitest.AnyActor, 200)},

@@ -270,17 +270,8 @@ func TestSpaceAuthorization(t *testing.T) {
 		orgPath := func(p string) func(a *apitest.Actors) string {
 			return func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + p }
 		}
-		hidden := map[string]int{apitest.Guest: 404, apitest.Outsider: 404, apitest.OtherOrg: 404}
-		with := func(kv ...any) map[string]int {
-			out := map[string]int{}
-			for k, v := range hidden {
-				out[k] = v
-			}
-			for i := 0; i < len(kv); i += 2 {
-				out[kv[i].(string)] = kv[i+1].(int)
-			}
-			return out
-		}
+		hidden := apitest.NoAccess
+		with := func(kv ...any) map[string]int { return apitest.Want(hidden, kv...) }
 		apitest.Matrix(t, s, a, []apitest.Case{
 			{Name: "getSpaceById", Method: "GET", Path: space, Want: with(apitest.AnyActor, 200)},
 			{Name: "updateSpaceById", Method: "PATCH", Path: space, Body: `{"title":"Renamed"}`,
@@ -390,17 +381,8 @@ func TestSpaceLifecycleAuthorization(t *testing.T) {
 		}
 		var col struct{ ID string }
 		s.Do(t, admin, "POST", "/v1/orgs/"+a.Org+"/collections", `{"title":"Target"}`).WantStatus(t, 201).JSON(t, &col)
-		hidden := map[string]int{apitest.Guest: 404, apitest.Outsider: 404, apitest.OtherOrg: 404}
-		with := func(kv ...any) map[string]int {
-			out := map[string]int{}
-			for k, v := range hidden {
-				out[k] = v
-			}
-			for i := 0; i < len(kv); i += 2 {
-				out[kv[i].(string)] = kv[i+1].(int)
-			}
-			return out
-		}
+		hidden := apitest.NoAccess
+		with := func(kv ...any) map[string]int { return apitest.Want(hidden, kv...) }
 		freshCollection := func(p string) func(*apitest.Actors) string {
 			return func(*apitest.Actors) string {
 				var c struct{ ID string }

@@ -218,17 +218,8 @@ func TestTeamAuthorization(t *testing.T) {
 		s.Do(t, a.Tokens[apitest.Admin], "PUT", "/v1/orgs/"+a.Org+"/teams", `{"title":"Matrix"}`).WantStatus(t, 201).JSON(t, &tm)
 		teams := func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/teams" }
 		team := func(a *apitest.Actors) string { return teams(a) + "/" + tm.ID }
-		hidden := map[string]int{apitest.Outsider: 404, apitest.OtherOrg: 404}
-		with := func(kv ...any) map[string]int {
-			out := map[string]int{}
-			for k, v := range hidden {
-				out[k] = v
-			}
-			for i := 0; i < len(kv); i += 2 {
-				out[kv[i].(string)] = kv[i+1].(int)
-			}
-			return out
-		}
+		hidden := apitest.NotMembers
+		with := func(kv ...any) map[string]int { return apitest.Want(hidden, kv...) }
 		apitest.Matrix(t, s, a, []apitest.Case{
 			{Name: "listTeamsInOrganizationById", Method: "GET", Path: teams, Want: with(apitest.Guest, 403, apitest.AnyActor, 200)},
 			{Name: "getTeamInOrganizationById", Method: "GET", Path: team, Want: with(apitest.Guest, 403, apitest.AnyActor, 200)},
