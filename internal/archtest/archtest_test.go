@@ -1,0 +1,52 @@
+// Package archtest checks the import rules of docs/STYLE: each layer
+// imports only the layers below it.
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/foliodocs/folio"
+
+// forbidden lists, per package, the project packages it must not import.
+var forbidden = map[string][]string{
+	"":                 {"internal/"}, // the domain package: standard library only
+	"internal/store":   {"internal/app", "internal/httpapi", "internal/wire", "internal/jobs"},
+	"internal/app":     {"internal/httpapi", "internal/wire", "internal/jobs"},
+	"internal/wire":    {"internal/store", "internal/app", "internal/httpapi"},
+	"internal/content": {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/sso":     {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/jobs":    {"internal/app", "internal/httpapi", "internal/wire"},
+	"internal/httpapi": {"internal/store"},
+}
+
+func TestImportRules(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		rules, ok := forbidden[pkg]
+		if !ok {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, module+"/") {
+				if pkg == "" && strings.Contains(imp, ".") {
+					t.Errorf("package folio imports %s; it may use the standard library only", imp)
+				}
+				continue
+			}
+			rel := strings.TrimPrefix(imp, module+"/")
+			for _, f := range rules {
+				if strings.HasPrefix(rel, f) {
+					t.Errorf("%s imports %s, which the layering forbids", fields[0], imp)
+				}
+			}
+		}
+	}
+}
