@@ -1,0 +1,100 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/foliodocs/folio"
+)
+
+// Object is an immutable piece of content stored under the hash of its data.
+type Object struct {
+	Hash string // hex SHA-256 of the canonical encoding
+	Kind string // document, page, chunk, tree, files
+	Data []byte
+}
+
+// maxObjectsPerInsert bounds the rows of one INSERT, under both dialects'
+// limits on bound parameters.
+const maxObjectsPerInsert = 200
+
+// PutObjects stores objects, skipping those already stored: identical
+// content is kept once, whoever writes it.
+func PutObjects(ctx context.Context, t *Tx, objs []Object) error {
+	for start := 0; start < len(objs); start += maxObjectsPerInsert {
+		batch := objs[start:min(start+maxObjectsPerInsert, len(objs))]
+		q := `INSERT INTO objects (hash, kind, data, created_at) VALUES `
+		args := make([]any, 0, 4*len(batch))
+		for i, o := range batch {
+			if i > 0 {
+				q += ", "
+			}
+			q += "(?, ?, ?, ?)"
+			args = append(args, o.Hash, o.Kind, string(o.Data), micros(t.Now))
+		}
+		if _, err := t.once().exec(ctx, q+` ON CONFLICT (hash) DO NOTHING`, args...); err != nil {
+			return wrap(err, "put objects")
+		}
+	}
+	return nil
+}
+
+// GetObjects loads objects by hash. Missing hashes are left out of the map;
+// callers treat a missing object of a stored revision as corruption.
+func GetObjects(ctx context.Context, t *Tx, hashes []string) (map[string]Object, error) {
+	out := make(map[string]Object, len(hashes))
+	for start := 0; start < len(hashes); start += maxObjectsPerInsert {
+		batch := hashes[start:min(start+maxObjectsPerInsert, len(hashes))]
+		err := t.once().query(ctx, `SELECT hash, kind, data FROM objects WHERE hash IN (`+placeholders(len(batch))+`)`,
+			toAny(batch), func(r *sql.Rows) error {
+				var (
+					o    Object
+					data string
+				)
+				if err := r.Scan(&o.Hash, &o.Kind, &data); err != nil {
+					return err
+				}
+				o.Data = []byte(data)
+				out[o.Hash] = o
+				return nil
+			})
+		if err != nil {
+			return nil, wrap(err, "get objects")
+		}
+	}
+	return out, nil
+}
+
+// Revision is a stored revision row.
+type Revision struct {
+	ID        folio.ID
+	SpaceID   folio.ID
+	TreeHash  string
+	Parents   []folio.ID
+	Type      string
+	CreatedBy folio.ID
+}
+
+// CreateRevision records a revision of a space whose objects are stored.
+func CreateRevision(ctx context.Context, t *Tx, r *Revision) error {
+	parents, _ := json.Marshal(r.Parents)
+	_, err := t.exec(ctx, `INSERT INTO revisions (id, space_id, tree_hash, parents, type, created_by, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, r.ID, r.SpaceID, r.TreeHash, string(parents), r.Type, r.CreatedBy, micros(t.Now))
+	return wrap(err, "create revision")
+}
+
+// GetRevision returns a revision of a space, or NotFound.
+func GetRevision(ctx context.Context, t *Tx, spaceID, id folio.ID) (*Revision, error) {
+	r := Revision{SpaceID: spaceID}
+	var parents string
+	err := t.get(ctx, `SELECT id, tree_hash, parents, type, created_by FROM revisions WHERE id = ? AND space_id = ?`,
+		[]any{id, spaceID}, &r.ID, &r.TreeHash, &parents, &r.Type, &r.CreatedBy)
+	if err != nil {
+		return nil, notFound(err, "get revision", "revision not found")
+	}
+	if err := json.Unmarshal([]byte(parents), &r.Parents); err != nil {
+		return nil, wrap(err, "decode revision parents")
+	}
+	return &r, nil
+}

@@ -1,0 +1,74 @@
+package store_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"testing"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
+	"github.com/foliodocs/folio/internal/store/storetest"
+	"github.com/google/go-cmp/cmp"
+)
+
+func obj(kind, data string) store.Object {
+	sum := sha256.Sum256([]byte(data))
+	return store.Object{Hash: hex.EncodeToString(sum[:]), Kind: kind, Data: []byte(data)}
+}
+
+func TestObjectsAreStoredOnceAndReadBack(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var objs []store.Object
+		for i := range 450 { // more than one insert batch
+			objs = append(objs, obj("document", fmt.Sprintf(`{"n":%d}`, i)))
+		}
+		for range 2 { // writing the same content twice stores it once
+			if err := db.Write(ctx, func(tx *store.Tx) error { return store.PutObjects(ctx, tx, objs) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hashes := []string{objs[0].Hash, objs[449].Hash, "missing"}
+		var got map[string]store.Object
+		err := db.Read(ctx, func(tx *store.Tx) (err error) { got, err = store.GetObjects(ctx, tx, hashes); return err })
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]store.Object{objs[0].Hash: objs[0], objs[449].Hash: objs[449]}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("objects (-want +got):\n%s", d)
+		}
+	})
+}
+
+func TestRevisionsRoundTrip(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u := newUser(t, db, "rev@example.com")
+		o := newOrg(t, db, u.ID, "")
+		sp := folio.Space{ID: folio.NewID(), OrganizationID: o.ID, Title: "S", EditMode: "live", Visibility: "private",
+			Revision: folio.NewID(), MergeRules: folio.MergeRules{Type: "inherit"}, DefaultLevel: folio.Level{Inherit: true}}
+		r := &store.Revision{ID: folio.NewID(), SpaceID: sp.ID, TreeHash: obj("tree", "{}").Hash, Parents: []folio.ID{"a", "b"}, Type: "merge"}
+		err := db.Write(ctx, func(tx *store.Tx) error {
+			sp.CreatedAt, sp.UpdatedAt = tx.Now, tx.Now
+			if err := store.CreateSpace(ctx, tx, &sp); err != nil {
+				return err
+			}
+			return store.CreateRevision(ctx, tx, r)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *store.Revision
+		db.Read(ctx, func(tx *store.Tx) (err error) { got, err = store.GetRevision(ctx, tx, sp.ID, r.ID); return err })
+		if d := cmp.Diff(r, got); d != "" {
+			t.Fatalf("revision (-want +got):\n%s", d)
+		}
+		err = db.Read(ctx, func(tx *store.Tx) error { _, err := store.GetRevision(ctx, tx, "other", r.ID); return err })
+		if !folio.IsNotFound(err) {
+			t.Fatalf("revision of another space: %v", err)
+		}
+	})
+}
