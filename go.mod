@@ -12,6 +12,7 @@ require (
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/russellhaering/goxmldsig v1.4.0
+	github.com/yuin/goldmark v1.8.7
 	modernc.org/sqlite v1.61.1
 )
 

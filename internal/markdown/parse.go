@@ -1,0 +1,692 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// gfm is the goldmark setup: CommonMark, GFM and inline $$math$$.
+var gfm = goldmark.New(
+	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150))),
+)
+
+// converter turns segments and goldmark trees into Document nodes.
+type converter struct {
+	resolver Resolver
+	src      []byte // the source of the Markdown segment being converted
+}
+
+func (c *converter) segments(s *segment) []content.Node {
+	var out []content.Node
+	for _, ch := range s.children {
+		out = append(out, c.segment(ch)...)
+	}
+	return out
+}
+
+func (c *converter) segment(s *segment) []content.Node {
+	switch s.kind {
+	case segMarkdown:
+		return c.markdown([]byte(s.text))
+	case segHint:
+		n := block(content.BlockHint, fit(hintBlocks, c.segments(s)))
+		n.Data["style"] = s.attr
+		return []content.Node{n}
+	case segTabs:
+		var items []content.Node
+		for _, ch := range s.children {
+			if ch.kind == segTab {
+				it := block(content.BlockTabsItem, fit(tabBlocks, c.segments(ch)))
+				it.Data["title"] = ch.attr
+				items = append(items, it)
+				continue
+			}
+			// Content between tabs joins the tab before it, or a new untitled tab.
+			nodes := c.segment(ch)
+			if len(nodes) == 0 {
+				continue
+			}
+			if len(items) == 0 {
+				it := block(content.BlockTabsItem, nil)
+				it.Data["title"] = ""
+				items = append(items, it)
+			}
+			last := &items[len(items)-1]
+			last.Nodes = append(last.Nodes, fit(tabBlocks, nodes)...)
+		}
+		return []content.Node{block(content.BlockTabs, items)}
+	case segFile:
+		return []content.Node{c.file(s.attr, s.text)}
+	case segMath:
+		n := voidBlock(content.BlockMath)
+		n.Data["formula"] = s.text
+		return []content.Node{n}
+	case segDetails:
+		title := c.inlineOnly(s.attr)
+		body := fit(expandableBlocks, c.segments(s))
+		if len(body) == 0 {
+			body = []content.Node{paragraph(nil)}
+		}
+		n := voidBlock(content.BlockExpandable)
+		n.Fragments = []content.Fragment{
+			{Object: content.ObjectFragment, Fragment: content.FragmentExpandableTitle, Type: content.FragmentExpandableTitle,
+				Nodes: []content.Node{paragraph(title)}},
+			{Object: content.ObjectFragment, Fragment: content.FragmentExpandableBody, Type: content.FragmentExpandableBody,
+				Nodes: body},
+		}
+		return []content.Node{n}
+	}
+	return nil
+}
+
+// file converts {% file src %}: a file reference when the source resolves,
+// else a paragraph linking to it, so nothing is lost.
+func (c *converter) file(src, caption string) content.Node {
+	if ref := c.ref(src, true); ref["kind"] == "file" {
+		n := voidBlock(content.BlockFile)
+		n.Data["ref"] = ref
+		if caption != "" {
+			n.Data["caption"] = caption
+		}
+		return n
+	}
+	label := caption
+	if label == "" {
+		label = src
+	}
+	return paragraph([]content.Node{c.link(c.ref(src, false), []content.Node{textNode(label, 0)})})
+}
+
+// inlineOnly parses a line of Markdown and returns its inline nodes,
+// flattening any block structure into text.
+func (c *converter) inlineOnly(s string) []content.Node {
+	nodes := c.markdown([]byte(s))
+	if len(nodes) == 1 && nodes[0].Type == content.BlockParagraph {
+		return nodes[0].Nodes
+	}
+	d := content.Document{Nodes: nodes}
+	return []content.Node{textNode(strings.ReplaceAll(d.PlainText(), "\n", " "), 0)}
+}
+
+func (c *converter) markdown(src []byte) []content.Node {
+	saved := c.src
+	c.src = src
+	defer func() { c.src = saved }()
+	root := gfm.Parser().Parse(text.NewReader(src))
+	return c.blocks(root)
+}
+
+func (c *converter) blocks(parent ast.Node) []content.Node {
+	var out []content.Node
+	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		out = append(out, c.block(n)...)
+	}
+	return out
+}
+
+func (c *converter) block(n ast.Node) []content.Node {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		inl := c.inlines(n, 0)
+		if imgs := imagesOnly(inl); imgs != nil {
+			return []content.Node{block(content.BlockImages, imgs)}
+		}
+		return []content.Node{paragraph(inl)}
+	case *ast.Heading:
+		typ := content.BlockHeading3
+		switch n.Level {
+		case 1:
+			typ = content.BlockHeading1
+		case 2:
+			typ = content.BlockHeading2
+		}
+		return []content.Node{block(typ, c.inlines(n, 0))}
+	case *ast.ThematicBreak:
+		return []content.Node{voidBlock(content.BlockDivider)}
+	case *ast.FencedCodeBlock:
+		b := c.code(linesText(n, c.src))
+		if n.Info != nil {
+			if lang := string(n.Language(c.src)); lang != "" {
+				b.Data["syntax"] = lang
+			}
+		}
+		return []content.Node{b}
+	case *ast.CodeBlock:
+		return []content.Node{c.code(linesText(n, c.src))}
+	case *ast.Blockquote:
+		return []content.Node{block(content.BlockQuote, fit(quoteBlocks, c.blocks(n)))}
+	case *ast.List:
+		return []content.Node{c.list(n)}
+	case *ast.HTMLBlock:
+		var lines []string
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			lines = append(lines, strings.TrimSpace(string(seg.Value(c.src))))
+		}
+		if n.HasClosure() {
+			lines = append(lines, strings.TrimSpace(string(n.ClosureLine.Value(c.src))))
+		}
+		return textParagraphs(strings.Join(lines, "\n"))
+	case *east.Table:
+		return []content.Node{c.table(n)}
+	}
+	// Unknown blocks: keep their lines as text, or their children.
+	if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+		var lines []string
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			lines = append(lines, strings.TrimSpace(string(seg.Value(c.src))))
+		}
+		return textParagraphs(strings.Join(lines, "\n"))
+	}
+	return c.blocks(n)
+}
+
+// textParagraphs returns one paragraph holding s as plain text, trimmed so
+// that it writes back and reads again unchanged; nothing for blank text.
+func textParagraphs(s string) []content.Node {
+	lines := strings.Split(s, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return []content.Node{paragraph([]content.Node{textNode(strings.Join(kept, "\n"), 0)})}
+}
+
+func linesText(n ast.Node, src []byte) string {
+	var buf strings.Builder
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		buf.Write(seg.Value(src))
+	}
+	return buf.String()
+}
+
+// code returns a code block of one code-line per line of text.
+func (c *converter) code(text string) content.Node {
+	var lines []content.Node
+	body := strings.TrimSuffix(text, "\n")
+	if text != "" {
+		for _, l := range strings.Split(body, "\n") {
+			lines = append(lines, block(content.BlockCodeLine, []content.Node{textNode(strings.TrimSuffix(l, "\r"), 0)}))
+		}
+	}
+	return block(content.BlockCode, lines)
+}
+
+func (c *converter) list(n *ast.List) content.Node {
+	typ := content.BlockListUnordered
+	if n.IsOrdered() {
+		typ = content.BlockListOrdered
+	}
+	var items []content.Node
+	tasks := false
+	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+		item := block(content.BlockListItem, nil)
+		if cb := taskBox(it); cb != nil {
+			tasks = true
+			item.Data["checked"] = cb.IsChecked
+			cb.Parent().RemoveChild(cb.Parent(), cb)
+		}
+		item.Nodes = fit(listItemBlocks, c.blocks(it))
+		items = append(items, item)
+	}
+	if tasks {
+		typ = content.BlockListTasks
+		for i := range items {
+			if _, ok := items[i].Data["checked"]; !ok {
+				items[i].Data["checked"] = false
+			}
+		}
+	}
+	l := block(typ, items)
+	if typ == content.BlockListOrdered && n.Start != 1 {
+		l.Data["start"] = float64(n.Start)
+	}
+	return l
+}
+
+func taskBox(item ast.Node) *east.TaskCheckBox {
+	first := item.FirstChild()
+	if first == nil {
+		return nil
+	}
+	cb, _ := first.FirstChild().(*east.TaskCheckBox)
+	return cb
+}
+
+func (c *converter) table(n *east.Table) content.Node {
+	var header []string
+	var rows [][][]content.Node
+	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
+		var cells [][]content.Node
+		for cell := r.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			cells = append(cells, c.inlines(cell, 0))
+		}
+		if _, ok := r.(*east.TableHeader); ok {
+			for _, cell := range cells {
+				header = append(header, inlineText(cell))
+			}
+			continue
+		}
+		rows = append(rows, cells)
+	}
+	var aligns []string
+	for i := range header {
+		a := "left"
+		if i < len(n.Alignments) {
+			switch n.Alignments[i] {
+			case east.AlignCenter:
+				a = "center"
+			case east.AlignRight:
+				a = "right"
+			}
+		}
+		aligns = append(aligns, a)
+	}
+	return makeTable(header, aligns, rows)
+}
+
+// makeTable builds GitBook's table block: one text column definition per
+// header cell, one record per row whose values name the fragment holding
+// each cell. IDs are derived from positions so conversions are repeatable.
+func makeTable(header, aligns []string, rows [][][]content.Node) content.Node {
+	columns := make([]any, 0, len(header))
+	definition := map[string]any{}
+	for i, h := range header {
+		id := fmt.Sprintf("c%d", i)
+		columns = append(columns, id)
+		definition[id] = map[string]any{"id": id, "title": h, "type": "text", "textAlignment": aligns[i]}
+	}
+	records := map[string]any{}
+	fragments := []content.Fragment{}
+	for r, row := range rows {
+		values := map[string]any{}
+		for i := range header {
+			key := fmt.Sprintf("r%dc%d", r, i)
+			var cell []content.Node
+			if i < len(row) {
+				cell = row[i]
+			}
+			values[columns[i].(string)] = key
+			fragments = append(fragments, content.Fragment{Object: content.ObjectFragment, Fragment: key,
+				Nodes: []content.Node{paragraph(cell)}})
+		}
+		records[fmt.Sprintf("r%d", r)] = map[string]any{"orderIndex": fmt.Sprintf("a%08d", r), "values": values}
+	}
+	t := voidBlock(content.BlockTable)
+	t.Data["view"] = map[string]any{"type": "grid", "columns": columns, "hideHeader": false}
+	t.Data["records"] = records
+	t.Data["definition"] = definition
+	t.Fragments = fragments
+	return t
+}
+
+// marks is a set of text marks, kept in a fixed order.
+type marks uint8
+
+const (
+	markBold marks = 1 << iota
+	markItalic
+	markStrike
+	markCode
+)
+
+var markOrder = []struct {
+	m   marks
+	typ string
+}{{markBold, content.MarkBold}, {markItalic, content.MarkItalic}, {markStrike, content.MarkStrikethrough}, {markCode, content.MarkCode}}
+
+func (c *converter) inlines(parent ast.Node, m marks) []content.Node {
+	var out []content.Node
+	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		out = appendInline(out, c.inline(n, m)...)
+	}
+	return out
+}
+
+func (c *converter) inline(n ast.Node, m marks) []content.Node {
+	switch n := n.(type) {
+	case *ast.Text:
+		s := unescape(n.Value(c.src))
+		if n.IsRaw() {
+			s = string(n.Value(c.src))
+		}
+		switch {
+		case n.HardLineBreak():
+			s += "\n"
+		case n.SoftLineBreak():
+			s += " "
+		}
+		return []content.Node{textNode(s, m)}
+	case *ast.String:
+		return []content.Node{textNode(string(n.Value), m)}
+	case *ast.CodeSpan:
+		var b strings.Builder
+		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			switch t := ch.(type) {
+			case *ast.Text:
+				b.Write(t.Value(c.src))
+			case *ast.String:
+				b.Write(t.Value)
+			}
+		}
+		return []content.Node{textNode(b.String(), m|markCode)}
+	case *ast.Emphasis:
+		if n.Level >= 2 {
+			return c.inlines(n, m|markBold)
+		}
+		return c.inlines(n, m|markItalic)
+	case *east.Strikethrough:
+		return c.inlines(n, m|markStrike)
+	case *ast.Link:
+		return []content.Node{c.link(c.ref(unescape(n.Destination), false), c.inlines(n, m))}
+	case *ast.AutoLink:
+		url := string(n.URL(c.src))
+		return []content.Node{c.link(map[string]any{"kind": "url", "url": url}, []content.Node{textNode(string(n.Label(c.src)), m)})}
+	case *ast.Image:
+		img := voidInline(content.InlineImage)
+		img.Data["ref"] = c.ref(unescape(n.Destination), true)
+		if alt := inlineText(c.inlines(n, 0)); alt != "" {
+			img.Data["alt"] = alt
+		}
+		if len(n.Title) > 0 {
+			img.Data["caption"] = unescape(n.Title)
+		}
+		return []content.Node{img}
+	case *mathNode:
+		mn := voidInline(content.InlineMath)
+		mn.Data["formula"] = n.formula
+		return []content.Node{mn}
+	case *east.TaskCheckBox:
+		return nil
+	case *ast.RawHTML:
+		var b strings.Builder
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			b.Write(seg.Value(c.src))
+		}
+		return []content.Node{textNode(strings.Join(strings.Fields(b.String()), " "), m)}
+	}
+	return c.inlines(n, m)
+}
+
+// link returns a link inline; children a link cannot hold are flattened to text.
+func (c *converter) link(ref map[string]any, children []content.Node) content.Node {
+	var kept []content.Node
+	for _, ch := range children {
+		switch {
+		case ch.Object == content.ObjectText, ch.Type == content.InlineImage:
+			kept = appendInline(kept, ch)
+		case ch.Type == content.InlineMath:
+			kept = appendInline(kept, textNode("$$"+ch.Data["formula"].(string)+"$$", 0))
+		default:
+			kept = appendInline(kept, ch.Nodes...)
+		}
+	}
+	l := content.NewInline(content.InlineLink, kept...)
+	l.Data["ref"] = ref
+	return l
+}
+
+// ref resolves a Markdown target to a content reference. Images (image
+// set) can only refer to URLs and files.
+func (c *converter) ref(target string, image bool) map[string]any {
+	switch {
+	case strings.HasPrefix(target, "file:"):
+		return map[string]any{"kind": "file", "file": strings.TrimPrefix(target, "file:")}
+	case !image && strings.HasPrefix(target, "page:"):
+		id, anchor, _ := strings.Cut(strings.TrimPrefix(target, "page:"), "#")
+		return pageRef(id, anchor)
+	case !image && strings.HasPrefix(target, "#") && len(target) > 1:
+		return map[string]any{"kind": "anchor", "anchor": target[1:]}
+	}
+	if c.resolver != nil && isRelative(target) {
+		if !image {
+			if id, anchor, ok := c.resolver.Page(target); ok {
+				return pageRef(id, anchor)
+			}
+		}
+		if id, ok := c.resolver.File(target); ok {
+			return map[string]any{"kind": "file", "file": id}
+		}
+	}
+	return map[string]any{"kind": "url", "url": target}
+}
+
+// pageRef returns {kind: page} or, with an anchor, {kind: anchor, page}:
+// GitBook's page reference has no anchor of its own.
+func pageRef(id, anchor string) map[string]any {
+	if anchor != "" {
+		return map[string]any{"kind": "anchor", "anchor": anchor, "page": id}
+	}
+	return map[string]any{"kind": "page", "page": id}
+}
+
+// isRelative reports whether target is a path rather than an absolute URL,
+// a protocol-relative URL or an in-page anchor.
+func isRelative(target string) bool {
+	if target == "" || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "//") {
+		return false
+	}
+	if i := strings.IndexByte(target, ':'); i > 0 {
+		scheme := target[:i]
+		if !strings.ContainsAny(scheme, "/?#") {
+			return false
+		}
+	}
+	return true
+}
+
+// imagesOnly returns the images of a paragraph made only of images and
+// blanks as image blocks, and nil for any other paragraph.
+func imagesOnly(inl []content.Node) []content.Node {
+	var imgs []content.Node
+	for _, n := range inl {
+		switch {
+		case n.Type == content.InlineImage:
+			img := voidBlock(content.BlockImage)
+			img.Fragments = []content.Fragment{}
+			img.Data["ref"] = n.Data["ref"]
+			if alt, ok := n.Data["alt"]; ok {
+				img.Data["alt"] = alt
+			}
+			if caption, ok := n.Data["caption"].(string); ok && caption != "" {
+				img.Fragments = append(img.Fragments, content.Fragment{Object: content.ObjectFragment,
+					Fragment: content.FragmentCaption, Nodes: []content.Node{paragraph([]content.Node{textNode(caption, 0)})}})
+			}
+			imgs = append(imgs, img)
+		case n.Object == content.ObjectText && strings.TrimSpace(leafText(n)) == "":
+		default:
+			return nil
+		}
+	}
+	return imgs
+}
+
+func leafText(n content.Node) string {
+	var b strings.Builder
+	for _, l := range n.Leaves {
+		b.WriteString(l.Text)
+	}
+	return b.String()
+}
+
+// inlineText returns the plain text of inline nodes.
+func inlineText(nodes []content.Node) string {
+	var b strings.Builder
+	for _, n := range nodes {
+		b.WriteString(leafText(n))
+		if n.Type == content.InlineMath {
+			b.WriteString("$$" + n.Data["formula"].(string) + "$$")
+		}
+		b.WriteString(inlineText(n.Nodes))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// appendInline appends nodes, merging text into the last text node and
+// leaves with equal marks into one.
+func appendInline(out []content.Node, nodes ...content.Node) []content.Node {
+	for _, n := range nodes {
+		if n.Object != content.ObjectText {
+			out = append(out, n)
+			continue
+		}
+		if len(out) == 0 || out[len(out)-1].Object != content.ObjectText {
+			out = append(out, content.Node{Object: content.ObjectText})
+		}
+		last := &out[len(out)-1]
+		for _, l := range n.Leaves {
+			if l.Text == "" {
+				continue
+			}
+			if k := len(last.Leaves); k > 0 && sameMarks(last.Leaves[k-1].Marks, l.Marks) {
+				last.Leaves[k-1].Text += l.Text
+				continue
+			}
+			last.Leaves = append(last.Leaves, l)
+		}
+	}
+	return out
+}
+
+func sameMarks(a, b []content.Mark) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Type != b[i].Type {
+			return false
+		}
+	}
+	return true
+}
+
+func textNode(s string, m marks) content.Node {
+	l := content.Leaf{Object: content.ObjectLeaf, Text: s, Marks: []content.Mark{}}
+	for _, o := range markOrder {
+		if m&o.m != 0 {
+			l.Marks = append(l.Marks, content.Mark{Object: content.ObjectMark, Type: o.typ})
+		}
+	}
+	return content.Node{Object: content.ObjectText, Leaves: []content.Leaf{l}}
+}
+
+func block(typ string, children []content.Node) content.Node {
+	if children == nil {
+		children = []content.Node{}
+	}
+	return content.Node{Object: content.ObjectBlock, Type: typ, Data: map[string]any{}, Nodes: children}
+}
+
+func voidBlock(typ string) content.Node {
+	return content.Node{Object: content.ObjectBlock, Type: typ, IsVoid: true, Data: map[string]any{}}
+}
+
+func voidInline(typ string) content.Node {
+	return content.Node{Object: content.ObjectInline, Type: typ, IsVoid: true, Data: map[string]any{}}
+}
+
+// paragraph returns a paragraph of inlines, trimming blanks at its ends
+// (Markdown drops them) and holding an empty text when there is nothing.
+func paragraph(inl []content.Node) content.Node {
+	inl = trimInline(inl)
+	if len(inl) == 0 {
+		inl = []content.Node{{Object: content.ObjectText, Leaves: []content.Leaf{{Object: content.ObjectLeaf, Text: "", Marks: []content.Mark{}}}}}
+	}
+	return block(content.BlockParagraph, inl)
+}
+
+// trimInline drops leading and trailing white space of unmarked-code text.
+func trimInline(inl []content.Node) []content.Node {
+	trim := func(idx int, left bool) {
+		n := &inl[idx]
+		if n.Object != content.ObjectText {
+			return
+		}
+		for len(n.Leaves) > 0 {
+			li := len(n.Leaves) - 1
+			if left {
+				li = 0
+			}
+			l := &n.Leaves[li]
+			if hasCode(l.Marks) {
+				return
+			}
+			if left {
+				l.Text = strings.TrimLeftFunc(l.Text, unicode.IsSpace)
+			} else {
+				l.Text = strings.TrimRightFunc(l.Text, unicode.IsSpace)
+			}
+			if l.Text != "" {
+				return
+			}
+			n.Leaves = append(n.Leaves[:li], n.Leaves[li+1:]...)
+		}
+	}
+	if len(inl) > 0 {
+		trim(0, true)
+		trim(len(inl)-1, false)
+	}
+	out := inl[:0]
+	for _, n := range inl {
+		if n.Object == content.ObjectText && len(n.Leaves) == 0 {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func hasCode(ms []content.Mark) bool {
+	for _, m := range ms {
+		if m.Type == content.MarkCode {
+			return true
+		}
+	}
+	return false
+}
+
+// unescape resolves backslash escapes and entity references in one pass,
+// as goldmark's HTML writer does.
+func unescape(b []byte) string {
+	var out strings.Builder
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '\\' && i+1 < len(b) && util.IsPunct(b[i+1]) {
+			out.WriteByte(b[i+1])
+			i++
+			continue
+		}
+		if c == '&' {
+			if j := strings.IndexByte(string(b[i:min(len(b), i+40)]), ';'); j > 0 {
+				ref := b[i : i+j+1]
+				r := util.ResolveEntityNames(util.ResolveNumericReferences(ref))
+				if string(r) != string(ref) {
+					out.Write(r)
+					i += j
+					continue
+				}
+			}
+		}
+		out.WriteByte(c)
+	}
+	return out.String()
+}

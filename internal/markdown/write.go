@@ -1,0 +1,690 @@
+package markdown
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/foliodocs/folio/internal/content"
+)
+
+// writer renders a Document as Markdown.
+type writer struct {
+	target LinkTarget
+}
+
+func (w *writer) document(doc *content.Document) string {
+	s := w.blocks(doc.Nodes)
+	if s == "" {
+		return ""
+	}
+	return s + "\n"
+}
+
+// blocks renders sibling blocks separated by blank lines. Adjacent lists of
+// one family alternate their marker so Markdown does not merge them.
+func (w *writer) blocks(nodes []content.Node) string { return w.blocksSep(nodes, false) }
+
+// blocksSep is blocks; with tight set, a list right after a paragraph
+// follows on the next line, as in a tight list item.
+func (w *writer) blocksSep(nodes []content.Node, tight bool) string {
+	var b strings.Builder
+	prevType := ""
+	alt := false
+	prevFamily := ""
+	for _, n := range nodes {
+		fam := listFamily(n.Type)
+		if fam != "" && fam == prevFamily {
+			alt = !alt
+		} else {
+			alt = false
+		}
+		prevFamily = fam
+		s := w.block(n, alt)
+		if s == "" {
+			prevFamily = ""
+			continue
+		}
+		if b.Len() > 0 {
+			if tight && prevType == content.BlockParagraph && canInterrupt(n) {
+				b.WriteString("\n")
+			} else {
+				b.WriteString("\n\n")
+			}
+		}
+		b.WriteString(s)
+		prevType = n.Type
+	}
+	return b.String()
+}
+
+func listFamily(typ string) string {
+	switch typ {
+	case content.BlockListUnordered, content.BlockListTasks:
+		return "bullet"
+	case content.BlockListOrdered:
+		return "ordered"
+	}
+	return ""
+}
+
+func (w *writer) block(n content.Node, alt bool) string {
+	switch n.Type {
+	case content.BlockParagraph:
+		return w.inline(n.Nodes, false)
+	case content.BlockHeading1, content.BlockHeading2, content.BlockHeading3:
+		level := map[string]int{content.BlockHeading1: 1, content.BlockHeading2: 2, content.BlockHeading3: 3}[n.Type]
+		return strings.TrimSpace(strings.Repeat("#", level) + " " + oneLine(w.inline(n.Nodes, false)))
+	case content.BlockListOrdered, content.BlockListUnordered, content.BlockListTasks:
+		return w.list(n, alt)
+	case content.BlockDivider:
+		return "---"
+	case content.BlockQuote:
+		return prefixLines(w.blocks(n.Nodes), "> ", ">")
+	case content.BlockCode:
+		return w.code(n)
+	case content.BlockHint:
+		style, _ := n.Data["style"].(string)
+		switch style {
+		case "info", "success", "warning", "danger":
+		default:
+			style = "info"
+		}
+		return joinNonEmpty(fmt.Sprintf("{%% hint style=%q %%}", style), w.blocks(n.Nodes), "{% endhint %}")
+	case content.BlockTabs:
+		parts := []string{"{% tabs %}"}
+		for _, it := range n.Nodes {
+			title, _ := it.Data["title"].(string)
+			title = strings.ReplaceAll(oneLine(title), `"`, "'")
+			parts = append(parts, joinNonEmpty(fmt.Sprintf("{%% tab title=\"%s\" %%}", title), w.blocks(it.Nodes), "{% endtab %}"))
+		}
+		parts = append(parts, "{% endtabs %}")
+		return strings.Join(parts, "\n\n")
+	case content.BlockImages:
+		var lines []string
+		for _, img := range n.Nodes {
+			caption := ""
+			for _, f := range img.Fragments {
+				d := content.Document{Nodes: f.Nodes}
+				caption = oneLine(d.PlainText())
+			}
+			alt, _ := img.Data["alt"].(string)
+			lines = append(lines, w.image(img.Data["ref"], alt, caption))
+		}
+		return strings.Join(lines, "\n")
+	case content.BlockFile:
+		caption, _ := n.Data["caption"].(string)
+		return fmt.Sprintf("{%% file src=\"%s\" %%}%s{%% endfile %%}",
+			strings.ReplaceAll(w.refTarget(n.Data["ref"]), `"`, "%22"), oneLine(caption))
+	case content.BlockMath:
+		formula, _ := n.Data["formula"].(string)
+		return "$$\n" + formula + "\n$$"
+	case content.BlockExpandable:
+		var title, body []content.Node
+		for _, f := range n.Fragments {
+			switch {
+			case f.Fragment == content.FragmentExpandableTitle || f.Type == content.FragmentExpandableTitle:
+				for _, p := range f.Nodes {
+					title = append(title, p.Nodes...)
+				}
+			case f.Fragment == content.FragmentExpandableBody || f.Type == content.FragmentExpandableBody:
+				body = append(body, f.Nodes...)
+			}
+		}
+		return joinNonEmpty("<details>", "<summary>"+oneLine(w.inline(title, false))+"</summary>", w.blocks(body), "</details>")
+	case content.BlockTable:
+		return w.table(n)
+	}
+	// Blocks without a Markdown form keep their text.
+	d := content.Document{Nodes: []content.Node{n}}
+	var parts []string
+	for _, l := range strings.Split(d.PlainText(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, escapeText(l, true))
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func joinNonEmpty(parts ...string) string {
+	kept := parts[:0]
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n\n")
+}
+
+func (w *writer) list(n content.Node, alt bool) string {
+	var items []string
+	start := 1
+	if f, ok := n.Data["start"].(float64); ok && f >= 0 && f < 1e9 {
+		start = int(f)
+	}
+	for i, it := range n.Nodes {
+		var marker string
+		switch n.Type {
+		case content.BlockListOrdered:
+			d := "."
+			if alt {
+				d = ")"
+			}
+			marker = strconv.Itoa(start+i) + d + " "
+		default:
+			marker = "- "
+			if alt {
+				marker = "* "
+			}
+		}
+		indent := strings.Repeat(" ", len(marker))
+		if n.Type == content.BlockListTasks {
+			checked, _ := it.Data["checked"].(bool)
+			if checked {
+				marker += "[x] "
+			} else {
+				marker += "[ ] "
+			}
+		}
+		body := w.blocksSep(it.Nodes, true)
+		items = append(items, strings.TrimRight(marker+prefixRest(body, indent), " "))
+	}
+	return strings.Join(items, "\n")
+}
+
+// prefixRest indents every line of s but the first; blank lines stay empty.
+func prefixRest(s, indent string) string {
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		if lines[i] != "" {
+			lines[i] = indent + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func prefixLines(s, prefix, blank string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l == "" {
+			lines[i] = blank
+		} else {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (w *writer) code(n content.Node) string {
+	var lines []string
+	for _, l := range n.Nodes {
+		d := content.Document{Nodes: []content.Node{{Object: content.ObjectBlock, Nodes: l.Nodes}}}
+		lines = append(lines, d.PlainText())
+	}
+	body := strings.Join(lines, "\n")
+	fence := strings.Repeat("`", max(3, longestRun(body, '`')+1))
+	syntax, _ := n.Data["syntax"].(string)
+	if f := strings.Fields(syntax); len(f) > 0 {
+		syntax = strings.ReplaceAll(f[0], "`", "")
+	} else {
+		syntax = ""
+	}
+	if len(n.Nodes) == 0 {
+		return fence + syntax + "\n" + fence
+	}
+	return fence + syntax + "\n" + body + "\n" + fence
+}
+
+func longestRun(s string, c byte) int {
+	best, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			cur++
+			best = max(best, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return best
+}
+
+func (w *writer) table(n content.Node) string {
+	header, aligns, rows := tableCells(n)
+	if len(header) == 0 {
+		return ""
+	}
+	row := func(cells []string) string { return "| " + strings.Join(cells, " | ") + " |" }
+	var lines []string
+	var hs, seps []string
+	for i, h := range header {
+		hs = append(hs, escapeText(oneLine(h), false))
+		switch aligns[i] {
+		case "center":
+			seps = append(seps, ":---:")
+		case "right":
+			seps = append(seps, "---:")
+		default:
+			seps = append(seps, "---")
+		}
+	}
+	lines = append(lines, row(hs), row(seps))
+	for _, r := range rows {
+		var cells []string
+		for _, cell := range r {
+			if len(cell) == 1 && cell[0].Type == content.BlockParagraph {
+				cells = append(cells, oneLine(w.inline(cell[0].Nodes, true)))
+				continue
+			}
+			d := content.Document{Nodes: cell}
+			cells = append(cells, escapeText(oneLine(d.PlainText()), false))
+		}
+		lines = append(lines, row(cells))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tableCells reads a table block: column titles and alignments in view
+// order, and the blocks of each cell, rows in orderIndex order.
+func tableCells(n content.Node) (header, aligns []string, rows [][][]content.Node) {
+	defs, _ := n.Data["definition"].(map[string]any)
+	var cols []string
+	if view, ok := n.Data["view"].(map[string]any); ok {
+		if cs, ok := view["columns"].([]any); ok {
+			for _, c := range cs {
+				if s, ok := c.(string); ok {
+					cols = append(cols, s)
+				}
+			}
+		}
+	}
+	if cols == nil {
+		for id := range defs {
+			cols = append(cols, id)
+		}
+		sort.Strings(cols)
+	}
+	for _, id := range cols {
+		def, _ := defs[id].(map[string]any)
+		title, _ := def["title"].(string)
+		align, _ := def["textAlignment"].(string)
+		header = append(header, title)
+		aligns = append(aligns, align)
+	}
+	frags := map[string][]content.Node{}
+	for _, f := range n.Fragments {
+		if f.Fragment != "" {
+			frags[f.Fragment] = f.Nodes
+		} else if f.Key != "" {
+			frags[f.Key] = f.Nodes
+		}
+	}
+	records, _ := n.Data["records"].(map[string]any)
+	type rec struct{ id, order string }
+	var order []rec
+	for id, r := range records {
+		rm, _ := r.(map[string]any)
+		oi, _ := rm["orderIndex"].(string)
+		order = append(order, rec{id, oi})
+	}
+	sort.Slice(order, func(i, j int) bool {
+		if order[i].order != order[j].order {
+			return order[i].order < order[j].order
+		}
+		return order[i].id < order[j].id
+	})
+	for _, o := range order {
+		rm, _ := records[o.id].(map[string]any)
+		values, _ := rm["values"].(map[string]any)
+		var cells [][]content.Node
+		for _, col := range cols {
+			var cell []content.Node
+			switch v := values[col].(type) {
+			case string:
+				if nodes, ok := frags[v]; ok {
+					cell = nodes
+				} else {
+					cell = []content.Node{paragraph([]content.Node{textNode(v, 0)})}
+				}
+			case nil:
+			default:
+				cell = []content.Node{paragraph([]content.Node{textNode(fmt.Sprint(v), 0)})}
+			}
+			cells = append(cells, cell)
+		}
+		rows = append(rows, cells)
+	}
+	return header, aligns, rows
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+
+// refTarget returns the Markdown target of a content reference.
+func (w *writer) refTarget(ref any) string {
+	r, _ := ref.(map[string]any)
+	str := func(k string) string { s, _ := r[k].(string); return s }
+	switch str("kind") {
+	case "url":
+		return str("url")
+	case "file":
+		if w.target != nil {
+			return w.target.FilePath(str("file"))
+		}
+		return "file:" + str("file")
+	case "page":
+		if w.target != nil {
+			return w.target.PagePath(str("page"), "")
+		}
+		return "page:" + str("page")
+	case "anchor":
+		if str("page") == "" {
+			return "#" + str("anchor")
+		}
+		if w.target != nil {
+			return w.target.PagePath(str("page"), str("anchor"))
+		}
+		return "page:" + str("page") + "#" + str("anchor")
+	}
+	return ""
+}
+
+func (w *writer) image(ref any, alt, caption string) string {
+	s := "![" + escapeText(oneLine(alt), false) + "](" + destination(w.refTarget(ref))
+	if caption != "" {
+		s += ` "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(caption) + `"`
+	}
+	return s + ")"
+}
+
+// destination writes a link target, in <> when it holds spaces.
+func destination(t string) string {
+	if t == "" || strings.ContainsAny(t, " \t\n<>") {
+		return "<" + strings.NewReplacer(`\`, `\\`, "<", `\<`, ">", `\>`, "\n", " ").Replace(t) + ">"
+	}
+	return strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`).Replace(t)
+}
+
+// atom is one piece of inline content: a run of text, a code span or an
+// inline node, with the emphasis marks it needs around it.
+type atom struct {
+	marks       marks
+	text        string
+	code        bool
+	node        *content.Node
+	transparent bool // takes whatever marks are open (inline math, images, blanks)
+}
+
+func leafMarks(ms []content.Mark) marks {
+	var m marks
+	for _, mk := range ms {
+		for _, o := range markOrder {
+			if o.typ == mk.Type {
+				m |= o.m
+			}
+		}
+	}
+	return m
+}
+
+// inline renders inline nodes, opening and closing emphasis so that marks
+// shared by neighbours stay open across them.
+func (w *writer) inline(nodes []content.Node, inTable bool) string {
+	return w.inlineWith(nodes, 0, inTable)
+}
+
+func (w *writer) inlineWith(nodes []content.Node, base marks, inTable bool) string {
+	var atoms []atom
+	for i := range nodes {
+		n := &nodes[i]
+		switch n.Object {
+		case content.ObjectText:
+			for _, l := range n.Leaves {
+				if l.Text == "" {
+					continue
+				}
+				m := leafMarks(l.Marks) &^ base
+				a := atom{marks: m &^ markCode, text: l.Text, code: m&markCode != 0}
+				if !a.code && strings.TrimSpace(l.Text) == "" {
+					a.transparent = true
+				}
+				atoms = append(atoms, a)
+			}
+		case content.ObjectInline:
+			a := atom{node: n, transparent: true}
+			if n.Type == content.InlineLink {
+				if common, ok := commonMarks(n.Nodes); ok {
+					a.marks, a.transparent = (common&^markCode)&^base, false
+				}
+			}
+			atoms = append(atoms, a)
+		}
+	}
+	var b []byte
+	var open []marks // stack of single marks
+	has := func(m marks) bool {
+		for _, o := range open {
+			if o == m {
+				return true
+			}
+		}
+		return false
+	}
+	closeFrom := func(j int) {
+		// Closing delimiters go before trailing blanks, where Markdown sees them.
+		cut := len(b)
+		for cut > 0 {
+			switch {
+			case b[cut-1] == ' ' || b[cut-1] == '\t':
+				cut--
+				continue
+			case cut > 1 && b[cut-1] == '\n' && b[cut-2] == '\\':
+				cut -= 2 // a hard line break
+				continue
+			}
+			break
+		}
+		ws := string(b[cut:])
+		b = b[:cut]
+		for k := len(open) - 1; k >= j; k-- {
+			b = append(b, delim(open[k])...)
+		}
+		b = append(b, ws...)
+		open = open[:j]
+	}
+	for i, a := range atoms {
+		want := a.marks
+		if a.transparent {
+			for _, o := range open {
+				want |= o
+			}
+		}
+		for j, o := range open {
+			if want&o == 0 {
+				closeFrom(j)
+				break
+			}
+		}
+		body := w.atomText(a, want|base, inTable)
+		var need []marks
+		for _, o := range markOrder[:3] {
+			if want&o.m != 0 && !has(o.m) {
+				need = append(need, o.m)
+			}
+		}
+		if len(need) > 0 {
+			// Open first the marks that last longest, so they nest outside.
+			sort.SliceStable(need, func(x, y int) bool { return runLength(atoms[i:], need[x]) > runLength(atoms[i:], need[y]) })
+			lead := leadingBlanks(body)
+			b = append(b, lead...)
+			body = body[len(lead):]
+			for _, m := range need {
+				b = append(b, delim(m)...)
+				open = append(open, m)
+			}
+		}
+		b = append(b, body...)
+	}
+	if len(open) > 0 {
+		closeFrom(0)
+	}
+	return string(b)
+}
+
+func runLength(atoms []atom, m marks) int {
+	n := 0
+	for _, a := range atoms {
+		if !a.transparent && a.marks&m == 0 {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func delim(m marks) string {
+	switch m {
+	case markBold:
+		return "**"
+	case markItalic:
+		return "*"
+	case markStrike:
+		return "~~"
+	}
+	return ""
+}
+
+// commonMarks returns the marks every text leaf of nodes carries.
+func commonMarks(nodes []content.Node) (marks, bool) {
+	all, seen := ^marks(0), false
+	for _, n := range nodes {
+		for _, l := range n.Leaves {
+			if l.Text == "" {
+				continue
+			}
+			all &= leafMarks(l.Marks)
+			seen = true
+		}
+	}
+	return all, seen
+}
+
+func (w *writer) atomText(a atom, open marks, inTable bool) string {
+	if a.code {
+		return codeSpan(a.text, inTable)
+	}
+	if a.node == nil {
+		s := escapeText(a.text, true)
+		if inTable {
+			s = oneLine(s)
+		}
+		return s
+	}
+	n := a.node
+	switch n.Type {
+	case content.InlineLink:
+		return "[" + w.inlineWith(n.Nodes, open, inTable) + "](" + destination(w.refTarget(n.Data["ref"])) + ")"
+	case content.InlineImage:
+		alt, _ := n.Data["alt"].(string)
+		caption, _ := n.Data["caption"].(string)
+		return w.image(n.Data["ref"], alt, oneLine(caption))
+	case content.InlineMath:
+		formula, _ := n.Data["formula"].(string)
+		return "$$" + oneLine(formula) + "$$"
+	}
+	// Inlines without a Markdown form keep their text.
+	d := content.Document{Nodes: []content.Node{{Object: content.ObjectBlock, Nodes: []content.Node{*n}}}}
+	return escapeText(oneLine(d.PlainText()), false)
+}
+
+func codeSpan(s string, inTable bool) string {
+	s = oneLine(s)
+	if inTable {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") ||
+		(strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.TrimSpace(s) != "") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// escapeText backslash-escapes what Markdown would read as syntax; a "\n"
+// becomes a hard line break when breaks is set, else a space.
+func escapeText(s string, breaks bool) string {
+	var b strings.Builder
+	lineStart := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\n' {
+			if breaks {
+				b.WriteString("\\\n")
+			} else {
+				b.WriteByte(' ')
+			}
+			lineStart = breaks
+			continue
+		}
+		if lineStart && (c == ' ' || c == '\t') {
+			b.WriteByte(c)
+			continue
+		}
+		if lineStart {
+			lineStart = false
+			switch {
+			case c == '#' || c == '-' || c == '+' || c == '=':
+				b.WriteByte('\\')
+			case c >= '0' && c <= '9':
+				j := i
+				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+					j++
+				}
+				if j < len(s) && (s[j] == '.' || s[j] == ')') {
+					b.WriteString(s[i:j])
+					b.WriteByte('\\')
+					i = j - 1
+					continue
+				}
+			}
+		}
+		if strings.IndexByte("\\`*_[]<>|~$&{}", c) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// leadingBlanks returns the spaces and hard line breaks body starts with;
+// opening delimiters go after them.
+func leadingBlanks(body string) string {
+	i := 0
+	for i < len(body) {
+		switch {
+		case body[i] == ' ' || body[i] == '\t':
+			i++
+			continue
+		case strings.HasPrefix(body[i:], "\\\n"):
+			i += 2
+			continue
+		}
+		break
+	}
+	return body[:i]
+}
+
+// canInterrupt reports whether list n may start on the line right after a
+// paragraph: CommonMark allows it only for a non-empty first item and, for
+// ordered lists, a start of 1.
+func canInterrupt(n content.Node) bool {
+	if listFamily(n.Type) == "" || len(n.Nodes) == 0 || len(n.Nodes[0].Nodes) == 0 {
+		return false
+	}
+	if n.Nodes[0].Nodes[0].Type != content.BlockParagraph {
+		return false
+	}
+	if start, ok := n.Data["start"].(float64); ok && start != 1 {
+		return false
+	}
+	return true
+}
