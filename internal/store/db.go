@@ -88,11 +88,18 @@ func (p *pool) close() error {
 // Open connects to the configured store and applies pending migrations.
 // A database migrated by a newer Folio is refused with a clear error.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
+	if cfg.DatabaseURL == "" && cfg.DataDir != "" {
+		unlock, err := lockSQLite(ctx, cfg.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
 	db, err := Connect(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := db.Migrate(ctx); err != nil {
+	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}

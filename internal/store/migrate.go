@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
@@ -54,6 +57,17 @@ func (db *DB) SchemaVersion(ctx context.Context) (current, latest int64, err err
 // newer than this binary, which happens after a downgrade: running an old
 // binary on a new schema could corrupt data.
 func (db *DB) Migrate(ctx context.Context) error {
+	if db.dir != "" {
+		unlock, err := lockSQLite(ctx, db.dir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	return db.migrate(ctx)
+}
+
+func (db *DB) migrate(ctx context.Context) error {
 	current, latest, err := db.SchemaVersion(ctx)
 	if err != nil {
 		return err
@@ -73,4 +87,32 @@ func (db *DB) Migrate(ctx context.Context) error {
 		return fmt.Errorf("store: migrate: %w", err)
 	}
 	return nil
+}
+
+// lockSQLite serializes opening (the switch to WAL) and migrating one SQLite
+// data folder across processes (two servers, or "folio migrate" beside a
+// starting server): goose has no lock for SQLite, and changing the journal
+// mode can fail with SQLITE_BUSY without waiting. An exclusive transaction
+// on a small lock database stands in for a lock. It waits up to 30 seconds.
+func lockSQLite(ctx context.Context, dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: create data folder: %w", err)
+	}
+	lockDB, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "migrate.lock")+"?_pragma=busy_timeout(30000)")
+	if err != nil {
+		return nil, fmt.Errorf("store: open migration lock: %w", err)
+	}
+	conn, err := lockDB.Conn(ctx)
+	if err == nil {
+		_, err = conn.ExecContext(ctx, "BEGIN EXCLUSIVE")
+	}
+	if err != nil {
+		lockDB.Close()
+		return nil, fmt.Errorf("store: take migration lock: %w", err)
+	}
+	return func() {
+		conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		conn.Close()
+		lockDB.Close()
+	}, nil
 }
