@@ -106,18 +106,15 @@ func placement(ctx context.Context, tx *store.Tx, ca *contentAccess, kind string
 	pos, ok := between(others, idx)
 	if !ok {
 		for i, s := range others {
-			if err := store.Place(ctx, tx, s.Kind, s.ID, ca.OrganizationID, parent, int64(i+1)*positionGap); err != nil {
+			if err := store.Place(ctx, tx, s.Kind, s.ID, ca.OrganizationID, parent, int64(i+1)*store.PositionGap); err != nil {
 				return "", 0, err
 			}
-			others[i].Position = int64(i+1) * positionGap
+			others[i].Position = int64(i+1) * store.PositionGap
 		}
 		pos, _ = between(others, idx)
 	}
 	return parent, pos, nil
 }
-
-// positionGap spaces renumbered siblings.
-const positionGap = 1 << 16
 
 // between returns a position before others[idx] and after others[idx-1],
 // or false when they leave no room.
@@ -127,7 +124,7 @@ func between(others []store.Sibling, idx int) (int64, bool) {
 		lo = others[idx-1].Position
 	}
 	if idx == len(others) {
-		return lo + positionGap, true
+		return lo + store.PositionGap, true
 	}
 	hi = others[idx].Position
 	if hi-lo < 2 {
@@ -293,13 +290,9 @@ func (a *App) TransferCollection(ctx context.Context, caller folio.Caller, id, t
 
 // placeAtEnd puts an item at the end of an organization's top level.
 func placeAtEnd(ctx context.Context, tx *store.Tx, kind string, id, orgID folio.ID) error {
-	sibs, err := store.Siblings(ctx, tx, orgID, "")
+	pos, err := store.NextPosition(ctx, tx, orgID, "")
 	if err != nil {
 		return err
-	}
-	pos := int64(positionGap)
-	if len(sibs) > 0 {
-		pos = sibs[len(sibs)-1].Position + positionGap
 	}
 	return store.Place(ctx, tx, kind, id, orgID, "", pos)
 }

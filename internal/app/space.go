@@ -47,6 +47,12 @@ func space(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID) 
 	if err != nil {
 		return nil, nil, err
 	}
+	return viewSpace(ctx, tx, caller, s)
+}
+
+// viewSpace computes the caller's view of a loaded space, or NotFound when
+// they may not see it.
+func viewSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, s *folio.Space) (*folio.SpaceView, *contentAccess, error) {
 	ca, err := loadContentAccess(ctx, tx, caller, s.OrganizationID)
 	if folio.IsNotFound(err) {
 		return nil, nil, errSpaceNotFound
@@ -258,16 +264,8 @@ func (a *App) RestoreSpace(ctx context.Context, caller folio.Caller, id folio.ID
 		if err != nil {
 			return err
 		}
-		ca, err := loadContentAccess(ctx, tx, caller, s.OrganizationID)
-		if folio.IsNotFound(err) {
-			return errSpaceNotFound
-		}
-		if err != nil {
+		if v, _, err = viewSpace(ctx, tx, caller, s); err != nil {
 			return err
-		}
-		v = &folio.SpaceView{Space: *s, CallerRole: ca.spaceRole(s)}
-		if !v.Permissions().View {
-			return errSpaceNotFound
 		}
 		if err := require(v.Permissions().Admin, "only admins of the space can restore it"); err != nil {
 			return err

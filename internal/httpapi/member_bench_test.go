@@ -3,11 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
@@ -30,23 +26,7 @@ func BenchmarkListMembers10k(b *testing.B) {
 				{"search+lastSeenAt", "&search=person1&sort=lastSeenAt"},
 			} {
 				b.Run(c.name, func(b *testing.B) {
-					path := "/v1/orgs/" + org + "/members?limit=50" + c.query
-					durations := make([]time.Duration, 0, b.N)
-					b.ReportAllocs()
-					b.ResetTimer()
-					for range b.N {
-						req := httptest.NewRequest("GET", path, nil)
-						req.Header.Set("Authorization", "Bearer "+admin)
-						rec := httptest.NewRecorder()
-						start := time.Now()
-						s.Handler.ServeHTTP(rec, req)
-						durations = append(durations, time.Since(start))
-						if rec.Code != http.StatusOK {
-							b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
-						}
-					}
-					slices.Sort(durations)
-					b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds())/1000, "p99-ms")
+					benchGetP99(b, s.Handler, admin, "/v1/orgs/"+org+"/members?limit=50"+c.query)
 				})
 			}
 		})

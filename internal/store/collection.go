@@ -25,7 +25,7 @@ func scanCollection(rows *sql.Rows, c *folio.Collection) error {
 
 // CreateCollection inserts a collection at the end of its parent.
 func CreateCollection(ctx context.Context, t *Tx, c *folio.Collection) error {
-	pos, err := nextPosition(ctx, t, c.OrganizationID, c.Parent)
+	pos, err := NextPosition(ctx, t, c.OrganizationID, c.Parent)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func scanSpace(rows *sql.Rows, s *folio.Space) error {
 
 // CreateSpace inserts a space at the end of its parent.
 func CreateSpace(ctx context.Context, t *Tx, s *folio.Space) error {
-	pos, err := nextPosition(ctx, t, s.OrganizationID, s.Parent)
+	pos, err := NextPosition(ctx, t, s.OrganizationID, s.Parent)
 	if err != nil {
 		return err
 	}
@@ -47,12 +47,13 @@ func CreateSpace(ctx context.Context, t *Tx, s *folio.Space) error {
 	return wrap(err, "create space")
 }
 
-// positionGap spaces out sibling positions so that moves can insert
+// PositionGap spaces out sibling positions so that moves can insert
 // between two siblings without renumbering the others.
-const positionGap = 1 << 16
+const PositionGap = 1 << 16
 
-// nextPosition returns a position after every space and collection of a parent.
-func nextPosition(ctx context.Context, t *Tx, orgID, parent folio.ID) (int64, error) {
+// NextPosition returns a position after every space and collection of a
+// parent (the organization's top level when parent is empty).
+func NextPosition(ctx context.Context, t *Tx, orgID, parent folio.ID) (int64, error) {
 	var max sql.NullInt64
 	cond, args := `parent_id IS NULL AND organization_id = ?`, []any{orgID}
 	if parent != "" {
@@ -63,7 +64,7 @@ func nextPosition(ctx context.Context, t *Tx, orgID, parent folio.ID) (int64, er
 	if err != nil {
 		return 0, wrap(err, "next position")
 	}
-	return max.Int64 + positionGap, nil
+	return max.Int64 + PositionGap, nil
 }
 
 // GetSpace returns a space that is not deleted, or NotFound.
