@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -299,15 +298,7 @@ func (p *Page) Hash() Hash {
 	if m := p.memo.Load(); m != nil && m.owner == p {
 		return m.hash
 	}
-	c := p.ownCanon()
-	if len(p.Pages) > 0 {
-		c.Pages = make([]string, len(p.Pages))
-		for i, child := range p.Pages {
-			c.Pages[i] = child.Hash().String()
-		}
-	}
-	b, _ := json.Marshal(c) // only strings, bools, floats and valid raw JSON
-	h := sum("folio.page.v1", b)
+	h := sum("folio.page.v1", p.canonBytes())
 	p.memo.Store(&pageMemo{owner: p, hash: h})
 	return h
 }
@@ -355,24 +346,7 @@ type treeCanon struct {
 
 // Hash returns the Merkle hash of the whole revision: top-level page hashes
 // in order, files and reusable contents by id, and variables.
-func (t *Tree) Hash() Hash {
-	c := treeCanon{Pages: make([]string, len(t.Pages)), Variables: t.Variables}
-	for i, p := range t.Pages {
-		c.Pages[i] = p.Hash().String()
-	}
-	c.Files = slices.Clone(t.Files)
-	sort.SliceStable(c.Files, func(i, j int) bool { return c.Files[i].ID < c.Files[j].ID })
-	c.ReusableContents = slices.Clone(t.ReusableContents)
-	for i := range c.ReusableContents {
-		c.ReusableContents[i].Computed = canonRaw(c.ReusableContents[i].Computed)
-	}
-	sort.SliceStable(c.ReusableContents, func(i, j int) bool { return c.ReusableContents[i].ID < c.ReusableContents[j].ID })
-	if len(c.Variables) == 0 {
-		c.Variables = nil
-	}
-	b, _ := json.Marshal(c)
-	return sum("folio.tree.v1", b)
-}
+func (t *Tree) Hash() Hash { return sum("folio.tree.v1", t.canonBytes()) }
 
 // Fork returns a new tree sharing every page, file and reusable content with
 // t; it costs O(top-level pages + files) pointer copies and no hashing.
