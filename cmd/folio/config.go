@@ -1,9 +1,14 @@
 package main
 
 import (
+	"path/filepath"
+
 	"context"
 	"flag"
 	"fmt"
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/s3blob" // s3:// file storage URLs
 	"io"
 	"log/slog"
 	"strings"
@@ -16,6 +21,7 @@ type storeFlags struct {
 	data        string
 	databaseURL string
 	maxConns    int
+	filesURL    string
 }
 
 func (f *storeFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -25,6 +31,24 @@ func (f *storeFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 		"postgres:// URL; when set, PostgreSQL is the store (FOLIO_DATABASE_URL)")
 	fs.IntVar(&f.maxConns, "db-max-conns", int(envInt(getenv, "FOLIO_DB_MAX_CONNS", 8)),
 		"database connections: the PostgreSQL pool, or SQLite's read connections (FOLIO_DB_MAX_CONNS)")
+	fs.StringVar(&f.filesURL, "files-url", getenv("FOLIO_FILES_URL"),
+		"where uploaded and imported files are kept: a gocloud blob URL such as s3://bucket?region=...; default the files folder under --data (FOLIO_FILES_URL)")
+}
+
+// openFiles opens the blob bucket that holds files' bytes.
+func (f *storeFlags) openFiles(ctx context.Context) (*blob.Bucket, error) {
+	if f.filesURL == "" {
+		b, err := fileblob.OpenBucket(filepath.Join(f.data, "files"), &fileblob.Options{CreateDir: true, NoTempDir: true})
+		if err != nil {
+			return nil, fmt.Errorf("open the files folder: %w", err)
+		}
+		return b, nil
+	}
+	b, err := blob.OpenBucket(ctx, f.filesURL)
+	if err != nil {
+		return nil, fmt.Errorf("open --files-url: %w", err)
+	}
+	return b, nil
 }
 
 func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (*store.DB, error) {

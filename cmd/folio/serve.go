@@ -27,7 +27,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	var (
 		sf                                    storeFlags
 		addr, publicURL, logLevel, adminEmail string
-		accessLog                             bool
+		accessLog, importPrivate              bool
 		maxBody                               int64
 	)
 	sf.register(fs, getenv)
@@ -39,6 +39,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.Int64Var(&maxBody, "max-body", envInt(getenv, "FOLIO_MAX_BODY", httpapi.DefaultMaxBody), "request body limit in bytes (FOLIO_MAX_BODY)")
 	fs.StringVar(&adminEmail, "admin-email", envOr(getenv, "FOLIO_ADMIN_EMAIL", "admin@localhost"),
 		"email of the first admin created on an empty database (FOLIO_ADMIN_EMAIL)")
+	fs.BoolVar(&importPrivate, "import-allow-private", envOr(getenv, "FOLIO_IMPORT_ALLOW_PRIVATE", "false") == "true",
+		"let content imports fetch URLs on loopback and private networks (FOLIO_IMPORT_ALLOW_PRIVATE)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,7 +64,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if publicURL == "" {
 		publicURL = defaultPublicURL(ln.Addr().(*net.TCPAddr))
 	}
-	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL})
+	files, err := sf.openFiles(ctx)
+	if err != nil {
+		return err
+	}
+	defer files.Close()
+	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL, Blobs: files,
+		HTTPClient: app.NewImportClient(importPrivate)})
 
 	// On an empty database, create the first admin. Several servers starting
 	// together agree on one through the store, and the others carry on.

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"gocloud.dev/blob/fileblob"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -77,7 +78,13 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	t.Helper()
 	clock := &Clock{}
 	db := storetest.Open(t, kind, store.Config{Clock: clock})
-	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL})
+	files, err := fileblob.OpenBucket(t.TempDir(), &fileblob.Options{NoTempDir: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { files.Close() })
+	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
+		HTTPClient: app.NewImportClient(true)})
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, PublicURL: PublicURL})
 	s.Handler = h

@@ -3,12 +3,15 @@ package app
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/store"
+	"gocloud.dev/blob"
 )
 
 // Config holds what an App needs.
@@ -23,6 +26,11 @@ type Config struct {
 	// the database again; 0 selects DefaultTokenCacheTTL, a negative value
 	// disables the cache.
 	TokenCacheTTL time.Duration
+	// Blobs holds the bytes of files, under their content hash.
+	Blobs *blob.Bucket
+	// HTTPClient fetches imported URLs; nil selects a client with a time
+	// limit.
+	HTTPClient *http.Client
 }
 
 // DefaultTokenCacheTTL bounds how long a token revoked through another
@@ -39,7 +47,18 @@ type App struct {
 
 	secretsMu sync.Mutex
 	secrets   map[string]string
+
+	blobs *blob.Bucket
+	http  *http.Client
+	trees *lru[content.Hash, *revTree]
+	docs  *lru[content.Hash, *content.Document]
 }
+
+// Cache bounds: decoded trees by pages and files held, documents by nodes.
+const (
+	treeCacheWeight     = 1_000_000
+	documentCacheWeight = 4_000_000
+)
 
 // New returns an App over a migrated store.
 func New(cfg Config) *App {
@@ -53,8 +72,14 @@ func New(cfg Config) *App {
 	if ttl == 0 {
 		ttl = DefaultTokenCacheTTL
 	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = NewImportClient(false)
+	}
 	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
-		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string)}
+		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
+		blobs: cfg.Blobs, http: cfg.HTTPClient,
+		trees: newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
+		docs:  newLRU[content.Hash](documentCacheWeight, documentWeight)}
 }
 
 // DB returns the store, for health checks.

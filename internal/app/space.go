@@ -129,6 +129,9 @@ func (a *App) CreateSpace(ctx context.Context, caller folio.Caller, orgID folio.
 		if err := store.CreateSpace(ctx, tx, &s); err != nil {
 			return err
 		}
+		if err := createInitialRevision(ctx, tx, &s, caller.UserID, emptyTree); err != nil {
+			return err
+		}
 		v = &folio.SpaceView{Space: s, CallerRole: ca.spaceRole(&s)}
 		return nil
 	})
@@ -303,8 +306,7 @@ func (a *App) PurgeSpace(ctx context.Context, payload string) error {
 	})
 }
 
-// DuplicateSpace copies a space's settings (and, once content exists, its
-// current content) into a new space at the end of the same collection (or
+// DuplicateSpace copies a space's settings and current content into a new space at the end of the same collection (or
 // top level). The caller must
 // be able to view the space and create content where it sits.
 func (a *App) DuplicateSpace(ctx context.Context, caller folio.Caller, id folio.ID) (v *folio.SpaceView, err error) {
@@ -316,10 +318,26 @@ func (a *App) DuplicateSpace(ctx context.Context, caller folio.Caller, id folio.
 		if err := canCreateIn(ca, sv.Parent); err != nil {
 			return err
 		}
+		rev, err := store.GetRevision(ctx, tx, sv.ID, sv.Revision)
+		if err != nil {
+			return err
+		}
 		s := sv.Space
 		s.ID, s.Revision, s.CreatedAt, s.UpdatedAt, s.DeletedAt = folio.NewID(), folio.NewID(), tx.Now, tx.Now, nil
 		s.Title = copyTitle(s.Title)
 		if err := store.CreateSpace(ctx, tx, &s); err != nil {
+			return err
+		}
+		// The copy shares the original's stored content: one new row.
+		if err := store.CreateRevision(ctx, tx, &folio.Revision{ID: s.Revision, SpaceID: s.ID, TreeHash: rev.TreeHash,
+			Type: folio.RevisionEdits, CreatedBy: caller.UserID}); err != nil {
+			return err
+		}
+		rt, err := a.loadTree(ctx, tx, rev.TreeHash)
+		if err != nil {
+			return err
+		}
+		if err := a.indexRevision(ctx, tx, &folio.SpaceView{Space: s}, nil, rt, nil); err != nil {
 			return err
 		}
 		v = &folio.SpaceView{Space: s, CallerRole: ca.spaceRole(&s)}

@@ -12,14 +12,18 @@ const module = "github.com/foliodocs/folio"
 
 // forbidden lists, per package, the project packages it must not import.
 var forbidden = map[string][]string{
-	"":                 {"internal/"}, // the domain package: standard library only
-	"internal/store":   {"internal/app", "internal/httpapi", "internal/wire", "internal/jobs"},
-	"internal/app":     {"internal/httpapi", "internal/wire", "internal/jobs"},
-	"internal/wire":    {"internal/store", "internal/app", "internal/httpapi"},
-	"internal/content": {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
-	"internal/sso":     {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
-	"internal/jobs":    {"internal/app", "internal/httpapi", "internal/wire"},
-	"internal/httpapi": {"internal/store"},
+	"":                   {"internal/"}, // the domain package: standard library only
+	"internal/store":     {"internal/app", "internal/httpapi", "internal/wire", "internal/jobs"},
+	"internal/app":       {"internal/httpapi", "internal/wire", "internal/jobs"},
+	"internal/wire":      {"internal/store", "internal/app", "internal/httpapi"},
+	"internal/content":   {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/sso":       {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/jobs":      {"internal/app", "internal/httpapi", "internal/wire"},
+	"internal/httpapi":   {"internal/store"},
+	"internal/markdown":  {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/search":    {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/importer":  {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/templates": {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 }
 
 func TestImportRules(t *testing.T) {

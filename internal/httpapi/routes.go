@@ -76,6 +76,26 @@ func (s *Server) routes() {
 	s.handle("POST /v1/collections/{collectionId}/transfer", authed, s.transferCollection)
 	s.handle("GET /v1/collections/{collectionId}/spaces", authed, s.listSpacesInCollectionByID)
 
+	// Space content: the current revision, and any revision by id.
+	for _, base := range []string{"/v1/spaces/{spaceId}/content", "/v1/spaces/{spaceId}/revisions/{revisionId}"} {
+		s.handle("GET "+base, authed, s.getRevision)
+		s.handle("GET "+base+"/pages", authed, s.listPages)
+		s.handle("GET "+base+"/page/{pageId}", authed, s.getPage)
+		s.handle("GET "+base+"/path/{pagePath...}", authed, s.getPage)
+		s.handle("GET "+base+"/files", authed, s.listFiles)
+		s.handle("GET "+base+"/files/{fileId}", authed, s.getFile)
+	}
+	s.handle("GET /v1/files/{hash}", public, s.downloadFile) // folio: signed download URLs
+	s.handle("POST /v1/spaces/{spaceId}/content/import", authed, s.importContent)
+	s.handle("POST /v1/spaces/{spaceId}/content/page/{pageId}/import", authed, s.importContent)
+	s.handle("POST /v1/spaces/{spaceId}/content/template", authed, s.applyTemplate)
+	s.handle("GET /v1/spaces/{spaceId}/search", authed, s.searchSpaceContent)
+	s.handle("GET /v1/orgs/{organizationId}/search", authed, s.searchOrganizationContent)
+	s.handle("GET /v1/spaces/{spaceId}/links", authed, s.listLinks)
+	s.handle("GET /v1/spaces/{spaceId}/content/page/{pageId}/links", authed, s.listLinks)
+	s.handle("GET /v1/spaces/{spaceId}/content/page/{pageId}/backlinks", authed, s.listBacklinks)
+	s.handle("GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks", authed, s.listBacklinks)
+
 	// Permissions of spaces and collections.
 	for _, k := range []struct{ kind, base, param string }{
 		{folio.TargetSpace, "/v1/spaces/{spaceId}", "spaceId"},

@@ -20,4 +20,13 @@ type dialect interface {
 	// cachesStatements reports whether reads should use the store's own
 	// prepared-statement cache; pgx keeps one per connection already.
 	cachesStatements() bool
+	// searchSyntax names the query text search expects: "fts5" or "tsquery".
+	searchSyntax() string
+	// searchColumns lists the extra columns of a search_sections insert.
+	searchColumns() string
+	// searchRow returns one VALUES tuple of a search_sections insert.
+	searchRow(s SearchSection) (string, []any)
+	// searchQuery returns the ranked search of sections in some spaces:
+	// its arguments are the match text, then the space ids, then the limit.
+	searchQuery(spaces int, match string) (string, []any)
 }

@@ -66,35 +66,61 @@ func GetObjects(ctx context.Context, t *Tx, hashes []string) (map[string]Object,
 	return out, nil
 }
 
-// Revision is a stored revision row.
-type Revision struct {
-	ID        folio.ID
-	SpaceID   folio.ID
-	TreeHash  string
-	Parents   []folio.ID
-	Type      string
-	CreatedBy folio.ID
-}
-
-// CreateRevision records a revision of a space whose objects are stored.
-func CreateRevision(ctx context.Context, t *Tx, r *Revision) error {
+// CreateRevision records a revision of a space whose objects are stored;
+// CreatedAt is set to the transaction's time.
+func CreateRevision(ctx context.Context, t *Tx, r *folio.Revision) error {
+	if r.Parents == nil {
+		r.Parents = []folio.ID{}
+	}
 	parents, _ := json.Marshal(r.Parents)
-	_, err := t.exec(ctx, `INSERT INTO revisions (id, space_id, tree_hash, parents, type, created_by, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, r.ID, r.SpaceID, r.TreeHash, string(parents), r.Type, r.CreatedBy, micros(t.Now))
+	r.CreatedAt = t.Now
+	var git any
+	if r.Git != nil {
+		b, _ := json.Marshal(r.Git)
+		git = string(b)
+	}
+	_, err := t.exec(ctx, `INSERT INTO revisions (id, space_id, tree_hash, parents, type, git, created_by, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.SpaceID, r.TreeHash, string(parents), r.Type, git, r.CreatedBy, micros(t.Now))
 	return wrap(err, "create revision")
 }
 
 // GetRevision returns a revision of a space, or NotFound.
-func GetRevision(ctx context.Context, t *Tx, spaceID, id folio.ID) (*Revision, error) {
-	r := Revision{SpaceID: spaceID}
-	var parents string
-	err := t.get(ctx, `SELECT id, tree_hash, parents, type, created_by FROM revisions WHERE id = ? AND space_id = ?`,
-		[]any{id, spaceID}, &r.ID, &r.TreeHash, &parents, &r.Type, &r.CreatedBy)
+func GetRevision(ctx context.Context, t *Tx, spaceID, id folio.ID) (*folio.Revision, error) {
+	r := folio.Revision{SpaceID: spaceID}
+	var (
+		parents string
+		git     sql.NullString
+		created int64
+	)
+	err := t.get(ctx, `SELECT id, tree_hash, parents, type, git, created_by, created_at FROM revisions WHERE id = ? AND space_id = ?`,
+		[]any{id, spaceID}, &r.ID, &r.TreeHash, &parents, &r.Type, &git, &r.CreatedBy, &created)
 	if err != nil {
 		return nil, notFound(err, "get revision", "revision not found")
 	}
 	if err := json.Unmarshal([]byte(parents), &r.Parents); err != nil {
 		return nil, wrap(err, "decode revision parents")
 	}
+	if git.Valid {
+		r.Git = new(folio.GitCommit)
+		if err := json.Unmarshal([]byte(git.String), r.Git); err != nil {
+			return nil, wrap(err, "decode revision git")
+		}
+	}
+	r.CreatedAt = fromMicros(created)
 	return &r, nil
+}
+
+// SetSpaceRevision moves a space's current revision from one revision to
+// another. It fails with Conflict when the space no longer points at from:
+// another writer committed first, and the caller must rebase.
+func SetSpaceRevision(ctx context.Context, t *Tx, spaceID, from, to folio.ID) error {
+	n, err := t.exec(ctx, `UPDATE spaces SET revision = ?, updated_at = ? WHERE id = ? AND revision = ?`,
+		to, micros(t.Now), spaceID, from)
+	if err != nil {
+		return wrap(err, "set space revision")
+	}
+	if n == 0 {
+		return folio.Errorf(folio.Conflict, "the space's content changed meanwhile; try again")
+	}
+	return nil
 }

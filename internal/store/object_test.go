@@ -50,7 +50,7 @@ func TestRevisionsRoundTrip(t *testing.T) {
 		o := newOrg(t, db, u.ID, "")
 		sp := folio.Space{ID: folio.NewID(), OrganizationID: o.ID, Title: "S", EditMode: "live", Visibility: "private",
 			Revision: folio.NewID(), MergeRules: folio.MergeRules{Type: "inherit"}, DefaultLevel: folio.Level{Inherit: true}}
-		r := &store.Revision{ID: folio.NewID(), SpaceID: sp.ID, TreeHash: obj("tree", "{}").Hash, Parents: []folio.ID{"a", "b"}, Type: "merge"}
+		r := &folio.Revision{ID: folio.NewID(), SpaceID: sp.ID, TreeHash: obj("tree", "{}").Hash, Parents: []folio.ID{"a", "b"}, Type: "merge"}
 		err := db.Write(ctx, func(tx *store.Tx) error {
 			sp.CreatedAt, sp.UpdatedAt = tx.Now, tx.Now
 			if err := store.CreateSpace(ctx, tx, &sp); err != nil {
@@ -61,7 +61,7 @@ func TestRevisionsRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got *store.Revision
+		var got *folio.Revision
 		db.Read(ctx, func(tx *store.Tx) (err error) { got, err = store.GetRevision(ctx, tx, sp.ID, r.ID); return err })
 		if d := cmp.Diff(r, got); d != "" {
 			t.Fatalf("revision (-want +got):\n%s", d)

@@ -85,3 +85,23 @@ func openPostgres(ctx context.Context, cfg Config) (*DB, error) {
 	p := newPool(db)
 	return &DB{d: &postgresDialect{}, read: p, write: p}, nil
 }
+
+func (*postgresDialect) searchSyntax() string  { return "tsquery" }
+func (*postgresDialect) searchColumns() string { return ", tsv" }
+
+// searchRow builds the tsvector from the caller's normalized terms
+// (search.IndexText), so that documents and queries split words alike.
+func (*postgresDialect) searchRow(s SearchSection) (string, []any) {
+	return `(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', ?), 'D'))`,
+		[]any{s.SpaceID, s.PageID, s.SectionID, s.Ord, s.PageTitle, s.Title, s.Body, s.Terms[0], s.Terms[1], s.Terms[2]}
+}
+
+// searchQuery ranks with ts_rank, weighing page titles (A) 1.0, section
+// titles (B) 0.4 and bodies (D) 0.1.
+func (*postgresDialect) searchQuery(spaces int, match string) (string, []any) {
+	return `SELECT space_id, page_id, section_id, ord, page_title, title, body,
+		ts_rank('{0.1, 0.2, 0.4, 1.0}', tsv, q) AS rank
+		FROM search_sections, to_tsquery('simple', ?) q
+		WHERE tsv @@ q AND space_id IN (` + placeholders(spaces) + `)
+		ORDER BY rank DESC, page_id, ord LIMIT ?`, []any{match}
+}

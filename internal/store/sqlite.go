@@ -113,3 +113,20 @@ func openSQLite(ctx context.Context, cfg Config) (*DB, error) {
 	r.SetConnMaxLifetime(0)
 	return &DB{d: sqliteDialect{}, read: newPool(r), write: newPool(w), writer: newWriter(w)}, nil
 }
+
+func (sqliteDialect) searchSyntax() string  { return "fts5" }
+func (sqliteDialect) searchColumns() string { return "" }
+
+func (sqliteDialect) searchRow(s SearchSection) (string, []any) {
+	return "(?, ?, ?, ?, ?, ?, ?)", []any{s.SpaceID, s.PageID, s.SectionID, s.Ord, s.PageTitle, s.Title, s.Body}
+}
+
+// searchQuery ranks with BM25, weighing page titles 10, section titles 4
+// and bodies 1; bm25 is lower for better matches, so it is negated.
+func (sqliteDialect) searchQuery(spaces int, match string) (string, []any) {
+	return `SELECT s.space_id, s.page_id, s.section_id, s.ord, s.page_title, s.title, s.body,
+		-bm25(search_fts, 10.0, 4.0, 1.0) AS rank
+		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
+		WHERE search_fts MATCH ? AND s.space_id IN (` + placeholders(spaces) + `)
+		ORDER BY rank DESC, s.page_id, s.ord LIMIT ?`, []any{match}
+}

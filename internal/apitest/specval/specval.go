@@ -165,6 +165,30 @@ func patchDocument(doc *openapi3.T) error {
 	doc.Servers = openapi3.Servers{{URL: basePath}}
 	for _, p := range doc.Paths.Map() {
 		p.Servers = nil
+		// Statuses Folio's service description states where the reference
+		// declares another: applying a template answers 204 (no body).
+		if op := p.Post; op != nil && op.OperationID == "applyTemplateToSpace" {
+			op.Responses.Set("204", &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription("Template applied")})
+		}
+	}
+
+	// Document's "Empty" alternative (a page without a body) forbids every
+	// property, so under RevisionPageDocument's allOf it rejects every page
+	// that carries neither document nor markdown, which is what the
+	// reference's own revision listings return. Read it as meant: an object
+	// with neither.
+	if d := doc.Components.Schemas["Document"]; d != nil && d.Value != nil {
+		for i, alt := range d.Value.OneOf {
+			if alt.Value != nil && alt.Value.Title == "Empty" {
+				empty := openapi3.NewObjectSchema()
+				empty.Title = "Empty"
+				empty.Not = openapi3.NewSchemaRef("", &openapi3.Schema{AnyOf: openapi3.SchemaRefs{
+					openapi3.NewSchemaRef("", &openapi3.Schema{Required: []string{"markdown"}}),
+					openapi3.NewSchemaRef("", &openapi3.Schema{Required: []string{"document"}}),
+				}})
+				d.Value.OneOf[i] = openapi3.NewSchemaRef("", empty)
+			}
+		}
 	}
 
 	// OpenAPI 3.0 ignores the siblings of a $ref, so {"$ref": X,

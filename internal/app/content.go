@@ -1,0 +1,378 @@
+package app
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/markdown"
+	"github.com/foliodocs/folio/internal/store"
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+)
+
+var (
+	errPageNotFound     = folio.Errorf(folio.NotFound, "page not found")
+	errFileNotFound     = folio.Errorf(folio.NotFound, "file not found")
+	errRevisionNotFound = folio.Errorf(folio.NotFound, "revision not found")
+)
+
+// Content is one revision of a space as a caller sees it.
+type Content struct {
+	Space    *folio.SpaceView
+	Revision *folio.Revision
+	Tree     *content.Tree
+	// Paths holds the path of every document and group page by id.
+	Paths map[string]string
+	rt    *revTree
+	urls  fileURLs
+}
+
+// Node returns a page of the revision with its place in the tree.
+func (c *Content) Node(pageID string) (content.PageNode, bool) {
+	n, ok := c.rt.nodes[pageID]
+	return n, ok
+}
+
+// File returns a file of the revision by id.
+func (c *Content) File(fileID string) (content.File, bool) {
+	i, ok := c.rt.files[fileID]
+	if !ok {
+		return content.File{}, false
+	}
+	return c.Tree.Files[i], true
+}
+
+// PageContent is a page read: the page in its revision and, as asked, its
+// document or its Markdown.
+type PageContent struct {
+	*Content
+	Node     content.PageNode
+	Document *content.Document // set for FormatDocument
+	Markdown *string           // set for FormatMarkdown
+}
+
+// hashHex converts a content hash to the store's key.
+func hashHex(h content.Hash) string { return h.String() }
+
+// fetcher loads objects through tx for content.LoadTree.
+func fetcher(ctx context.Context, tx *store.Tx) content.Fetch {
+	return func(hashes []content.Hash) (map[content.Hash][]byte, error) {
+		keys := make([]string, len(hashes))
+		for i, h := range hashes {
+			keys[i] = hashHex(h)
+		}
+		got, err := store.GetObjects(ctx, tx, keys)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[content.Hash][]byte, len(got))
+		for _, h := range hashes {
+			if o, ok := got[hashHex(h)]; ok {
+				out[h] = o.Data
+			}
+		}
+		return out, nil
+	}
+}
+
+// loadTree returns the decoded tree stored under hash, from the cache when
+// possible.
+func (a *App) loadTree(ctx context.Context, tx *store.Tx, hash string) (*revTree, error) {
+	h, err := content.ParseHash(hash)
+	if err != nil {
+		return nil, fmt.Errorf("revision tree hash %q: %w", hash, err)
+	}
+	if rt, ok := a.trees.get(h); ok {
+		return rt, nil
+	}
+	t, err := content.LoadTree(h, fetcher(ctx, tx))
+	if err != nil {
+		return nil, fmt.Errorf("load revision tree: %w", err)
+	}
+	rt := newRevTree(t)
+	a.trees.put(h, rt)
+	return rt, nil
+}
+
+// loadDocument returns the document stored under h; the zero hash is an
+// empty document.
+func (a *App) loadDocument(ctx context.Context, tx *store.Tx, h content.Hash) (*content.Document, error) {
+	if h.IsZero() {
+		return content.NewDocument(), nil
+	}
+	if d, ok := a.docs.get(h); ok {
+		return d, nil
+	}
+	got, err := store.GetObjects(ctx, tx, []string{hashHex(h)})
+	if err != nil {
+		return nil, err
+	}
+	o, ok := got[hashHex(h)]
+	if !ok {
+		return nil, fmt.Errorf("document object %s is missing", h)
+	}
+	d := new(content.Document)
+	if err := d.UnmarshalJSON(o.Data); err != nil {
+		return nil, fmt.Errorf("decode document %s: %w", h, err)
+	}
+	a.docs.put(h, d)
+	return d, nil
+}
+
+// documentWeight approximates a document's memory by its node count.
+func documentWeight(d *content.Document) int {
+	n := 1
+	var walk func(nodes []content.Node)
+	walk = func(nodes []content.Node) {
+		for i := range nodes {
+			n++
+			walk(nodes[i].Nodes)
+			for _, f := range nodes[i].Fragments {
+				walk(f.Nodes)
+			}
+		}
+	}
+	walk(d.Nodes)
+	return n
+}
+
+// revisionContent loads a revision of a space the caller may view:
+// revisionID "" is the space's current revision.
+func (a *App) revisionContent(ctx context.Context, tx *store.Tx, caller folio.Caller, spaceID, revisionID folio.ID) (*Content, error) {
+	sv, _, err := space(ctx, tx, caller, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	return a.contentOf(ctx, tx, sv, revisionID)
+}
+
+func (a *App) contentOf(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, revisionID folio.ID) (*Content, error) {
+	if revisionID == "" {
+		revisionID = sv.Revision
+	}
+	rev, err := store.GetRevision(ctx, tx, sv.ID, revisionID)
+	if folio.IsNotFound(err) {
+		return nil, errRevisionNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	rt, err := a.loadTree(ctx, tx, rev.TreeHash)
+	if err != nil {
+		return nil, err
+	}
+	return &Content{Space: sv, Revision: rev, Tree: rt.tree, Paths: rt.paths, rt: rt}, nil
+}
+
+// GetContent returns a revision of a space (revisionID "" for the current
+// one) the caller may view.
+func (a *App) GetContent(ctx context.Context, caller folio.Caller, spaceID, revisionID folio.ID) (c *Content, err error) {
+	urls, err := a.fileURLs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		c, err = a.revisionContent(ctx, tx, caller, spaceID, revisionID)
+		if c != nil {
+			c.urls = urls
+		}
+		return err
+	})
+	return c, err
+}
+
+// GetPage returns one page of a revision, by id or (when pageID is empty)
+// by path, with its body in the format asked for.
+func (a *App) GetPage(ctx context.Context, caller folio.Caller, spaceID, revisionID folio.ID, pageID, path string, opts folio.PageOptions) (pc *PageContent, err error) {
+	urls, err := a.fileURLs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		c, err := a.revisionContent(ctx, tx, caller, spaceID, revisionID)
+		if err != nil {
+			return err
+		}
+		c.urls = urls
+		var (
+			n  content.PageNode
+			ok bool
+		)
+		if pageID != "" {
+			n, ok = c.Node(pageID)
+		} else if path != "" {
+			n, err = content.FindByPath(c.Tree, path)
+			ok = err == nil
+		}
+		if !ok {
+			return errPageNotFound
+		}
+		pc = &PageContent{Content: c, Node: n}
+		if opts.Format == "" || n.Page.Type != content.PageDocument {
+			return nil
+		}
+		doc, err := a.loadDocument(ctx, tx, n.Page.Document)
+		if err != nil {
+			return err
+		}
+		switch opts.Format {
+		case folio.FormatDocument:
+			pc.Document = doc
+		case folio.FormatMarkdown:
+			md, err := markdown.FromDocument(doc, contentLinks{c})
+			if err != nil {
+				return err
+			}
+			s := string(md)
+			pc.Markdown = &s
+		}
+		return nil
+	})
+	return pc, err
+}
+
+// ListFiles returns one page of a revision's files, ordered by id.
+func (a *App) ListFiles(ctx context.Context, caller folio.Caller, spaceID, revisionID folio.ID, opts folio.ListOptions) (c *Content, l folio.List[content.File], err error) {
+	if opts.After != nil && !opts.After.Matches("s") {
+		return nil, l, folio.ErrBadCursor()
+	}
+	c, err = a.GetContent(ctx, caller, spaceID, revisionID)
+	if err != nil {
+		return nil, l, err
+	}
+	files := c.Tree.Files // sorted by id: see content.LoadTree and the tree encoding
+	start := 0
+	if opts.After != nil {
+		after := opts.After[0].(string)
+		for start < len(files) && files[start].ID <= after {
+			start++
+		}
+	}
+	end := min(start+opts.Limit, len(files))
+	l = folio.List[content.File]{Items: files[start:end], Count: len(files)}
+	if end < len(files) {
+		l.Next = folio.EncodeCursor(files[end-1].ID)
+	}
+	return c, l, nil
+}
+
+// GetFile returns one file of a revision.
+func (a *App) GetFile(ctx context.Context, caller folio.Caller, spaceID, revisionID folio.ID, fileID string) (*Content, content.File, error) {
+	c, err := a.GetContent(ctx, caller, spaceID, revisionID)
+	if err != nil {
+		return nil, content.File{}, err
+	}
+	f, ok := c.File(fileID)
+	if !ok {
+		return nil, content.File{}, errFileNotFound
+	}
+	return c, f, nil
+}
+
+// contentLinks writes page and file references of Markdown output as URLs:
+// pages by their app URL, files by their download URL.
+type contentLinks struct{ c *Content }
+
+func (l contentLinks) PagePath(pageID, anchor string) string {
+	u := l.c.urls.base + "/s/" + l.c.Space.ID
+	if p, ok := l.c.Paths[pageID]; ok {
+		u += "/" + p
+	}
+	if anchor != "" {
+		u += "#" + anchor
+	}
+	return u
+}
+
+func (l contentLinks) FilePath(fileID string) string {
+	if f, ok := l.c.File(fileID); ok {
+		return l.c.FileURL(f)
+	}
+	return "file:" + fileID
+}
+
+// blobKey is where a file's bytes live in the bucket.
+func blobKey(h content.Hash) string { return "blobs/" + h.String() }
+
+// fileURLLifetime is how long a download URL stays valid at least; URLs are
+// issued per hour window so that repeated reads give the same URL.
+const fileURLLifetime = time.Hour
+
+// fileURLs signs download URLs.
+type fileURLs struct {
+	base string
+	key  []byte
+	now  time.Time
+}
+
+// fileURLs returns the signer of download URLs for this request.
+func (a *App) fileURLs(ctx context.Context) (fileURLs, error) {
+	key, err := a.secret(ctx, "file-urls")
+	if err != nil {
+		return fileURLs{}, err
+	}
+	return fileURLs{base: a.publicURL, key: []byte(key), now: a.clock.Now()}, nil
+}
+
+func (u fileURLs) sign(hash, name, contentType string, expires int64) string {
+	m := hmac.New(sha256.New, u.key)
+	fmt.Fprintf(m, "%s\n%s\n%s\n%d", hash, name, contentType, expires)
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// FileURL returns the signed download URL of a file of the revision.
+func (c *Content) FileURL(f content.File) string {
+	expires := c.urls.now.Truncate(fileURLLifetime).Add(2 * fileURLLifetime).Unix()
+	q := url.Values{}
+	q.Set("name", f.Name)
+	q.Set("type", f.ContentType)
+	q.Set("expires", strconv.FormatInt(expires, 10))
+	q.Set("sig", c.urls.sign(f.Blob.String(), f.Name, f.ContentType, expires))
+	return c.urls.base + "/v1/files/" + f.Blob.String() + "?" + q.Encode()
+}
+
+// Download is an open file download.
+type Download struct {
+	Reader      *blob.Reader
+	Name        string
+	ContentType string
+	Size        int64
+}
+
+// OpenFile checks a signed download URL's parameters and opens the file's
+// bytes. A bad or expired signature is NotFound, as is a missing blob.
+func (a *App) OpenFile(ctx context.Context, hash string, q url.Values) (*Download, error) {
+	notFound := folio.Errorf(folio.NotFound, "file not found or link expired")
+	h, err := content.ParseHash(hash)
+	if err != nil {
+		return nil, notFound
+	}
+	expires, err := strconv.ParseInt(q.Get("expires"), 10, 64)
+	if err != nil || a.clock.Now().Unix() > expires {
+		return nil, notFound
+	}
+	urls, err := a.fileURLs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	want := urls.sign(h.String(), q.Get("name"), q.Get("type"), expires)
+	if !hmac.Equal([]byte(want), []byte(q.Get("sig"))) {
+		return nil, notFound
+	}
+	r, err := a.blobs.NewReader(ctx, blobKey(h), nil)
+	if err != nil {
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			return nil, notFound
+		}
+		return nil, fmt.Errorf("open blob %s: %w", h, err)
+	}
+	return &Download{Reader: r, Name: q.Get("name"), ContentType: q.Get("type"), Size: r.Size()}, nil
+}

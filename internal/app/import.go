@@ -1,0 +1,304 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/importer"
+)
+
+// importFetchTimeout bounds fetching an imported URL.
+const importFetchTimeout = 60 * time.Second
+
+// Size caps of fetched import sources.
+const (
+	maxImportDocument = 10 << 20  // one Markdown or HTML document
+	maxImportArchive  = 200 << 20 // a zip archive
+)
+
+// Import sources (ImportContentSource). Only the first four are supported.
+var (
+	importSources      = map[string]bool{"markdown": true, "html": true, "zip": true, "website": true}
+	knownImportSources = map[string]bool{"docx": true, "confluence": true, "github-wiki": true, "notion": true, "google-docs": true}
+)
+
+// ImportInput is the body of an import (ImportContent).
+type ImportInput struct {
+	URL    string `json:"url"`
+	Source string `json:"source"`
+}
+
+// ImportResult is what an import created (ImportContentResult).
+type ImportResult struct {
+	*Content
+	Imported int // pages and files imported
+	Total    int // pages and files processed
+}
+
+func (in *ImportInput) validate() (*url.URL, error) {
+	if in.Source == "" {
+		return nil, folio.FieldErrorf("source", "source is required")
+	}
+	if knownImportSources[in.Source] {
+		return nil, folio.FieldErrorf("source", "importing from %s is not supported by this server; use markdown, html, zip or website", in.Source)
+	}
+	if !importSources[in.Source] {
+		return nil, folio.FieldErrorf("source", "source must be one of markdown, html, zip, website, docx, confluence, github-wiki, notion, google-docs")
+	}
+	if in.URL == "" {
+		return nil, folio.FieldErrorf("url", "url is required")
+	}
+	u, err := url.Parse(in.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "data") || (u.Scheme != "data" && u.Host == "") {
+		return nil, folio.FieldErrorf("url", "url must be an absolute http, https or data URL")
+	}
+	return u, nil
+}
+
+// requireEditable is the check of every content write: the caller may edit
+// and the space is neither locked nor deleted.
+func requireEditable(sv *folio.SpaceView) error {
+	if sv.DeletedAt != nil {
+		return errSpaceNotFound
+	}
+	if sv.EditMode == folio.EditModeLocked {
+		return folio.Errorf(folio.Forbidden, "the space is locked: unlock it before changing its content")
+	}
+	return require(sv.Permissions().Edit, "you cannot edit this space's content")
+}
+
+// ImportContent imports a document or an archive fetched from in.URL into a
+// space as a new revision: at the end of its top level, or into a page when
+// pageID is set. Nothing changes when any step fails.
+func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID folio.ID, pageID string, in ImportInput) (*ImportResult, error) {
+	u, err := in.validate()
+	if err != nil {
+		return nil, err
+	}
+	// Check access before fetching anything on the caller's behalf.
+	base, err := a.GetContent(ctx, caller, spaceID, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := requireEditable(base.Space); err != nil {
+		return nil, err
+	}
+	if pageID != "" {
+		if n, ok := base.Node(pageID); !ok || n.Page.Type == content.PageLink {
+			return nil, errPageNotFound
+		}
+	}
+	limit := int64(maxImportDocument)
+	if in.Source == "zip" {
+		limit = maxImportArchive
+	}
+	body, name, err := a.fetch(ctx, u, limit)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := parseImport(in.Source, body, name)
+	if err != nil {
+		return nil, err
+	}
+	res := &ImportResult{}
+	res.Imported = len(content.Nodes(snap.Tree)) + len(snap.Tree.Files)
+	res.Total = res.Imported
+	res.Content, err = a.commit(ctx, caller, spaceID, edit{check: requireEditable, typ: folio.RevisionEdits,
+		build: func(base *Content) (*content.Snapshot, error) { return graft(base, pageID, snap) }})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// parseImport converts fetched bytes of a source into content.
+func parseImport(source string, body []byte, name string) (*content.Snapshot, error) {
+	title := strings.TrimSuffix(name, ".md")
+	switch source {
+	case "markdown":
+		return importer.Markdown(body, title)
+	case "html", "website":
+		return importer.HTML(body, title)
+	case "zip":
+		return importer.Zip(bytes.NewReader(body), int64(len(body)), importer.DefaultLimits())
+	}
+	return nil, folio.FieldErrorf("source", "unsupported source %s", source)
+}
+
+// graft returns base's content with snap added: at the end of the top
+// level, or into the page pageID, whose document the first imported page
+// replaces and under which the other imported pages go.
+func graft(base *Content, pageID string, snap *content.Snapshot) (*content.Snapshot, error) {
+	out := &content.Snapshot{Documents: snap.Documents, Blobs: snap.Blobs}
+	imported := snap.Tree.Pages
+	var t *content.Tree
+	if pageID == "" {
+		t = base.Tree.Fork()
+		t.Pages = append(t.Pages, imported...)
+	} else {
+		var err error
+		t, err = base.Tree.Edit(pageID, func(p *content.Page) {
+			rest := imported
+			if p.Type == content.PageDocument && len(imported) > 0 {
+				first := imported[0]
+				if first.Type == content.PageDocument {
+					p.Document = first.Document
+					p.Pages = append(p.Pages, first.Pages...)
+					rest = imported[1:]
+				}
+			}
+			for _, r := range rest {
+				if r.Type == content.PageGroup {
+					// Groups live only at the top level: under a page, a
+					// group's children come in its place.
+					p.Pages = append(p.Pages, r.Pages...)
+					continue
+				}
+				p.Pages = append(p.Pages, r)
+			}
+		})
+		if err != nil {
+			return nil, errPageNotFound
+		}
+	}
+	t.Files = append(t.Files, snap.Tree.Files...)
+	out.Tree = t
+	return out, nil
+}
+
+// fetch downloads an import source, at most limit bytes, and returns it
+// with a file name taken from the URL.
+func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, string, error) {
+	if u.Scheme == "data" {
+		return decodeDataURL(u.String(), limit)
+	}
+	ctx, cancel := context.WithTimeout(ctx, importFetchTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, "", folio.FieldErrorf("url", "url is not valid")
+	}
+	req.Header.Set("User-Agent", "folio-import/1")
+	resp, err := a.http.Do(req)
+	if err != nil {
+		var blocked *blockedAddressError
+		if errors.As(err, &blocked) {
+			return nil, "", folio.FieldErrorf("url", "url points to a private network address, which imports may not fetch")
+		}
+		return nil, "", folio.FieldErrorf("url", "fetching url failed: %s", describeFetchError(err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, "", folio.FieldErrorf("url", "fetching url answered HTTP %d", resp.StatusCode)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, "", folio.FieldErrorf("url", "reading url failed: %s", describeFetchError(err))
+	}
+	if int64(len(body)) > limit {
+		return nil, "", folio.Errorf(folio.TooLarge, "the imported content is larger than %d MiB", limit>>20)
+	}
+	name := u.Path[strings.LastIndex(u.Path, "/")+1:]
+	if n, err := url.PathUnescape(name); err == nil {
+		name = n
+	}
+	return body, name, nil
+}
+
+func describeFetchError(err error) string {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return "timed out"
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// decodeDataURL decodes a data: URL (RFC 2397), so that scripts can send
+// content inline instead of hosting it.
+func decodeDataURL(s string, limit int64) ([]byte, string, error) {
+	rest := strings.TrimPrefix(s, "data:")
+	meta, data, ok := strings.Cut(rest, ",")
+	if !ok {
+		return nil, "", folio.FieldErrorf("url", "data URL has no comma before its data")
+	}
+	if int64(len(data)) > limit*4/3+4 {
+		return nil, "", folio.Errorf(folio.TooLarge, "the imported content is larger than %d MiB", limit>>20)
+	}
+	var body []byte
+	if strings.HasSuffix(meta, ";base64") {
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			if b, err = base64.URLEncoding.DecodeString(data); err != nil {
+				return nil, "", folio.FieldErrorf("url", "data URL is not valid base64")
+			}
+		}
+		body = b
+	} else {
+		d, err := url.PathUnescape(data)
+		if err != nil {
+			return nil, "", folio.FieldErrorf("url", "data URL is not validly escaped")
+		}
+		body = []byte(d)
+	}
+	if int64(len(body)) > limit {
+		return nil, "", folio.Errorf(folio.TooLarge, "the imported content is larger than %d MiB", limit>>20)
+	}
+	return body, "", nil
+}
+
+// blockedAddressError is returned by the import dialer for addresses that
+// are not on the public internet.
+type blockedAddressError struct{ ip net.IP }
+
+func (e *blockedAddressError) Error() string { return "address " + e.ip.String() + " is not public" }
+
+// NewImportClient returns the HTTP client imports use: a time limit, at most
+// five redirects and, unless allowPrivate, no connections to loopback,
+// private, link-local or unspecified addresses, checked on the address
+// actually dialed, so DNS answers cannot smuggle them in.
+func NewImportClient(allowPrivate bool) *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second}
+	if !allowPrivate {
+		dialer.Control = func(network, address string, _ syscall.RawConn) error {
+			host, _, err := net.SplitHostPort(address)
+			if err != nil {
+				return err
+			}
+			ip := net.ParseIP(host)
+			if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+				ip.IsUnspecified() || ip.IsMulticast() {
+				return &blockedAddressError{ip: ip}
+			}
+			return nil
+		}
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DialContext = dialer.DialContext
+	tr.Proxy = nil
+	return &http.Client{Timeout: importFetchTimeout, Transport: tr,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 {
+				return fmt.Errorf("too many redirects")
+			}
+			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+				return fmt.Errorf("redirect to a %s URL", req.URL.Scheme)
+			}
+			return nil
+		}}
+}

@@ -1,0 +1,129 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/search"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+// indexRevision brings the current-revision indexes (search sections and
+// links) of a space from old to cur, touching only the pages the diff
+// reports with a changed document or metadata: O(changed pages). old nil
+// means the space had nothing indexed. docs holds documents not yet
+// readable from the store's cache, such as a commit's new ones.
+func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, old, cur *revTree, docs map[content.Hash]*content.Document) error {
+	oldTree := emptyTree
+	if old != nil {
+		oldTree = old.tree
+	}
+	var changed []string
+	for _, c := range content.Diff(oldTree, cur.tree) {
+		if c.PageID == "" {
+			continue
+		}
+		if (c.Kind == content.Modified || c.Kind == content.Moved) && c.Fields&(content.FieldDocument|content.FieldMetadata) == 0 {
+			continue
+		}
+		changed = append(changed, c.PageID)
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	if err := store.DeletePageIndex(ctx, tx, sv.ID, changed); err != nil {
+		return err
+	}
+	terms := a.db.SearchDialect() == "tsquery"
+	var (
+		sections []store.SearchSection
+		links    []store.Link
+	)
+	for _, id := range changed {
+		n, ok := cur.nodes[id]
+		if !ok {
+			continue // removed
+		}
+		p := n.Page
+		switch p.Type {
+		case content.PageLink:
+			if r, ok := parseTarget(p.Target); ok {
+				links = append(links, linkRow(sv.ID, p.ID, 0, r))
+			}
+			continue
+		case content.PageGroup:
+			continue
+		}
+		doc := docs[p.Document]
+		if doc == nil {
+			var err error
+			if doc, err = a.loadDocument(ctx, tx, p.Document); err != nil {
+				return err
+			}
+		}
+		if !p.NoIndex {
+			for i, s := range search.Sections(doc) {
+				row := store.SearchSection{SpaceID: sv.ID, PageID: p.ID, SectionID: s.ID, Ord: i,
+					PageTitle: p.Title, Title: s.Title, Body: s.Body}
+				if i == 0 && p.Description != "" {
+					row.Body = p.Description + "\n" + row.Body
+				}
+				if terms {
+					row.Terms = [3]string{search.IndexText(row.PageTitle), search.IndexText(row.Title), search.IndexText(row.Body)}
+				}
+				sections = append(sections, row)
+			}
+		}
+		for i, r := range search.References(doc) {
+			links = append(links, linkRow(sv.ID, p.ID, i, r))
+		}
+	}
+	if err := store.PutSearchSections(ctx, tx, sections); err != nil {
+		return err
+	}
+	return store.PutLinks(ctx, tx, links)
+}
+
+// parseTarget reads a link page's target reference.
+func parseTarget(raw json.RawMessage) (search.Reference, bool) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return search.Reference{}, false
+	}
+	return search.ParseRef(m)
+}
+
+// linkRow converts a reference found in a page of a space to its index row.
+func linkRow(spaceID, pageID string, ord int, r search.Reference) store.Link {
+	l := store.Link{SpaceID: spaceID, PageID: pageID, Ord: ord, Kind: r.Kind, TargetSpace: r.Space, Relation: r.Relation}
+	if l.Relation == "" {
+		l.Relation = search.RelationReference
+	}
+	if l.TargetSpace == "" {
+		l.TargetSpace = spaceID
+	}
+	switch r.Kind {
+	case search.RefPage, search.RefAnchor:
+		l.TargetPage = r.Page
+		if r.Kind == search.RefAnchor && l.TargetPage == "" {
+			l.TargetPage = pageID // an anchor in the same page
+		}
+		l.TargetKey = r.Kind + ":" + l.TargetSpace + ":" + l.TargetPage + "#" + r.Anchor
+	case search.RefFile:
+		l.TargetFile = r.File
+		l.TargetKey = "file:" + l.TargetSpace + ":" + r.File
+	case search.RefURL:
+		l.TargetKey = "url:" + r.URL
+	default:
+		l.TargetKey = r.Kind + ":" + r.Space + ":" + r.User + ":" + r.Collection + ":" + r.ReusableContent + ":" + r.Spec
+	}
+	ref := r.Raw
+	if ref == nil {
+		ref = map[string]any{"kind": search.RefURL, "url": r.URL}
+	}
+	b, _ := json.Marshal(ref)
+	l.Ref = string(b)
+	return l
+}

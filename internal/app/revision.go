@@ -1,0 +1,151 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/store"
+	"gocloud.dev/blob"
+)
+
+// emptyTree is the content of a new space: no pages, no files.
+var emptyTree = &content.Tree{Pages: []*content.Page{}}
+
+// putTree stores the objects of t that base does not share, and the
+// documents given.
+func putTree(ctx context.Context, tx *store.Tx, base, t *content.Tree, docs map[content.Hash]*content.Document) error {
+	objs := make([]store.Object, 0, len(docs)+8)
+	for _, d := range docs {
+		o, err := content.DocumentObject(d)
+		if err != nil {
+			return err
+		}
+		objs = append(objs, store.Object{Hash: hashHex(o.Hash), Kind: o.Kind, Data: o.Data})
+	}
+	for _, o := range content.TreeObjects(base, t) {
+		objs = append(objs, store.Object{Hash: hashHex(o.Hash), Kind: o.Kind, Data: o.Data})
+	}
+	return store.PutObjects(ctx, tx, objs)
+}
+
+// createInitialRevision gives a new space its first revision, holding tree
+// (which must already be stored, or be the empty tree).
+func createInitialRevision(ctx context.Context, tx *store.Tx, s *folio.Space, createdBy folio.ID, tree *content.Tree) error {
+	if tree == emptyTree {
+		if err := putTree(ctx, tx, nil, emptyTree, nil); err != nil {
+			return err
+		}
+	}
+	return store.CreateRevision(ctx, tx, &folio.Revision{ID: s.Revision, SpaceID: s.ID, TreeHash: tree.Hash().String(),
+		Type: folio.RevisionEdits, CreatedBy: createdBy})
+}
+
+// edit describes a change to a space's content that commit applies as a new
+// revision.
+type edit struct {
+	// check decides whether the caller may make the change.
+	check func(sv *folio.SpaceView) error
+	// build returns the new content from the current one. It must not change
+	// base's pages: edit copies (content.Tree.Edit) instead.
+	build func(base *Content) (*content.Snapshot, error)
+	typ   string
+}
+
+// maxCommitAttempts bounds the retries of a commit that lost a race with
+// another writer of the same space.
+const maxCommitAttempts = 4
+
+// commit applies an edit as a new revision on top of the space's current
+// one and makes it current. Building runs outside the write transaction;
+// when another writer committed meanwhile, the edit is rebuilt on the new
+// content. Files' bytes go to the blob store before the transaction: they are
+// addressed by hash, so an aborted commit leaves only unreferenced bytes.
+func (a *App) commit(ctx context.Context, caller folio.Caller, spaceID folio.ID, e edit) (*Content, error) {
+	for attempt := 1; ; attempt++ {
+		base, err := a.GetContent(ctx, caller, spaceID, "")
+		if err != nil {
+			return nil, err
+		}
+		if err := e.check(base.Space); err != nil {
+			return nil, err
+		}
+		snap, err := e.build(base)
+		if err != nil {
+			return nil, err
+		}
+		snap.Tree.FillSlugs()
+		if err := snap.Tree.Validate(); err != nil {
+			return nil, err
+		}
+		if err := a.putBlobs(ctx, snap); err != nil {
+			return nil, err
+		}
+		c, err := a.commitOnce(ctx, caller, base, snap, e)
+		if folio.KindOf(err) == folio.Conflict && attempt < maxCommitAttempts {
+			continue
+		}
+		return c, err
+	}
+}
+
+func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content, snap *content.Snapshot, e edit) (c *Content, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, _, err := space(ctx, tx, caller, base.Space.ID)
+		if err != nil {
+			return err
+		}
+		if err := e.check(sv); err != nil {
+			return err
+		}
+		if err := putTree(ctx, tx, base.Tree, snap.Tree, snap.Documents); err != nil {
+			return err
+		}
+		rev := &folio.Revision{ID: folio.NewID(), SpaceID: sv.ID, TreeHash: snap.Tree.Hash().String(),
+			Parents: []folio.ID{base.Revision.ID}, Type: e.typ, CreatedBy: caller.UserID}
+		if err := store.CreateRevision(ctx, tx, rev); err != nil {
+			return err
+		}
+		if err := store.SetSpaceRevision(ctx, tx, sv.ID, base.Revision.ID, rev.ID); err != nil {
+			return err
+		}
+		sv.Revision, sv.UpdatedAt = rev.ID, tx.Now
+		rt := newRevTree(snap.Tree)
+		if err := a.indexRevision(ctx, tx, sv, base.rt, rt, snap.Documents); err != nil {
+			return err
+		}
+		c = &Content{Space: sv, Revision: rev, Tree: rt.tree, Paths: rt.paths, rt: rt, urls: base.urls}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.trees.put(snap.Tree.Hash(), c.rt)
+	for h, d := range snap.Documents {
+		a.docs.put(h, d)
+	}
+	return c, nil
+}
+
+// putBlobs writes the snapshot's file bytes that the bucket lacks.
+func (a *App) putBlobs(ctx context.Context, snap *content.Snapshot) error {
+	if len(snap.Blobs) > 0 && a.blobs == nil {
+		return folio.Errorf(folio.Unavailable, "file storage is not configured")
+	}
+	for h, b := range snap.Blobs {
+		key := blobKey(h)
+		ok, err := a.blobs.Exists(ctx, key)
+		if err != nil {
+			return fmt.Errorf("check blob %s: %w", h, err)
+		}
+		if ok {
+			continue
+		}
+		if err := a.blobs.Upload(ctx, key, bytes.NewReader(b), &blob.WriterOptions{ContentType: "application/octet-stream"}); err != nil {
+			return fmt.Errorf("write blob %s: %w", h, err)
+		}
+	}
+	return nil
+}

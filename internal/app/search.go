@@ -1,0 +1,238 @@
+package app
+
+import (
+	"context"
+	"unicode/utf8"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/search"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+// MaxSearchQuery is the longest search query, in characters.
+const MaxSearchQuery = 512
+
+// searchCandidates bounds the sections a search ranks; results are pages
+// grouped from them.
+const searchCandidates = 1000
+
+// maxSectionsPerHit bounds the sections listed under one page.
+const maxSectionsPerHit = 3
+
+// SearchSectionHit is a section of a page that matched.
+type SearchSectionHit struct {
+	ID    string // anchor, "" for the top of the page
+	Title string
+	Body  string // an excerpt around the matched terms
+}
+
+// SearchPageHit is a page that matched, with its place in the space.
+type SearchPageHit struct {
+	SpaceID   string
+	PageID    string
+	Title     string
+	Path      string
+	Ancestors []string // titles of the pages above it, top first
+	Sections  []SearchSectionHit
+}
+
+// SearchSpaceHits groups the pages that matched in one space.
+type SearchSpaceHits struct {
+	SpaceID string
+	Title   string
+	Pages   []SearchPageHit
+}
+
+func validateQuery(q string) error {
+	if q == "" {
+		return folio.FieldErrorf("query", "query is required")
+	}
+	if utf8.RuneCountInString(q) > MaxSearchQuery {
+		return folio.FieldErrorf("query", "query must be at most %d characters", MaxSearchQuery)
+	}
+	return nil
+}
+
+// searchOffset reads the offset kept in a search list's cursor: search
+// results are ranked, not keyed, so pages of results are offsets.
+func searchOffset(opts folio.ListOptions) (int, error) {
+	if opts.After == nil {
+		return 0, nil
+	}
+	if !opts.After.Matches("i") || opts.After[0].(int64) < 0 {
+		return 0, folio.ErrBadCursor()
+	}
+	return int(min(opts.After[0].(int64), 1<<30)), nil
+}
+
+func paginate[T any](items []T, opts folio.ListOptions) (folio.List[T], error) {
+	off, err := searchOffset(opts)
+	if err != nil {
+		return folio.List[T]{}, err
+	}
+	start := min(off, len(items))
+	end := min(start+opts.Limit, len(items))
+	l := folio.List[T]{Items: items[start:end], Count: len(items)}
+	if end < len(items) {
+		l.Next = folio.EncodeCursor(end)
+	}
+	return l, nil
+}
+
+// rankedSections runs a query over spaces, relaxing the last term when the
+// exact query finds nothing.
+func (a *App) rankedSections(ctx context.Context, tx *store.Tx, spaceIDs []string, query string) ([]store.SearchHit, []string, error) {
+	match := func(q string) string {
+		if a.db.SearchDialect() == "tsquery" {
+			return search.TSQuery(q)
+		}
+		return search.FTS5Match(q)
+	}
+	hits, err := store.Search(ctx, tx, spaceIDs, match(query), searchCandidates)
+	if err != nil || len(hits) > 0 {
+		return hits, search.Terms(query), err
+	}
+	relaxed, ok := search.Relaxed(query)
+	if !ok {
+		return nil, nil, nil
+	}
+	hits, err = store.Search(ctx, tx, spaceIDs, match(relaxed), searchCandidates)
+	return hits, search.Terms(relaxed), err
+}
+
+// groupHits groups ranked sections by page, best page first, and places
+// each page in its space's current tree; pages no longer there are dropped.
+func (a *App) groupHits(ctx context.Context, tx *store.Tx, hits []store.SearchHit, terms []string, trees map[string]*revTree) ([]SearchPageHit, error) {
+	var (
+		out   []SearchPageHit
+		index = map[string]int{}
+	)
+	for _, h := range hits {
+		key := h.SpaceID + "/" + h.PageID
+		i, seen := index[key]
+		if !seen {
+			rt := trees[h.SpaceID]
+			if rt == nil {
+				continue
+			}
+			n, ok := rt.nodes[h.PageID]
+			if !ok {
+				continue
+			}
+			ph := SearchPageHit{SpaceID: h.SpaceID, PageID: h.PageID, Title: n.Page.Title, Path: rt.paths[h.PageID]}
+			for parent := n.Parent; parent != ""; {
+				pn := rt.nodes[parent]
+				ph.Ancestors = append([]string{pn.Page.Title}, ph.Ancestors...)
+				parent = pn.Parent
+			}
+			i = len(out)
+			index[key] = i
+			out = append(out, ph)
+		}
+		if len(out[i].Sections) < maxSectionsPerHit {
+			out[i].Sections = append(out[i].Sections, SearchSectionHit{ID: h.SectionID, Title: h.Title,
+				Body: search.Snippet(h.Body, terms, search.SnippetLength)})
+		}
+	}
+	return out, nil
+}
+
+// SearchSpace searches the current content of a space.
+func (a *App) SearchSpace(ctx context.Context, caller folio.Caller, spaceID folio.ID, query string, opts folio.ListOptions) (sv *folio.SpaceView, l folio.List[SearchPageHit], err error) {
+	if err := validateQuery(query); err != nil {
+		return nil, l, err
+	}
+	if _, err := searchOffset(opts); err != nil {
+		return nil, l, err
+	}
+	var pages []SearchPageHit
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		c, err := a.revisionContent(ctx, tx, caller, spaceID, "")
+		if err != nil {
+			return err
+		}
+		sv = c.Space
+		hits, terms, err := a.rankedSections(ctx, tx, []string{spaceID}, query)
+		if err != nil {
+			return err
+		}
+		pages, err = a.groupHits(ctx, tx, hits, terms, map[string]*revTree{spaceID: c.rt})
+		return err
+	})
+	if err != nil {
+		return nil, l, err
+	}
+	l, err = paginate(pages, opts)
+	return sv, l, err
+}
+
+// SearchOrganization searches the current content of every space of an
+// organization that the caller may view, grouping pages by space (best
+// space first).
+func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID folio.ID, query string, opts folio.ListOptions) (l folio.List[SearchSpaceHits], err error) {
+	if err := validateQuery(query); err != nil {
+		return l, err
+	}
+	if _, err := searchOffset(opts); err != nil {
+		return l, err
+	}
+	var groups []SearchSpaceHits
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		ca, err := loadContentAccess(ctx, tx, caller, orgID)
+		if err != nil {
+			return err
+		}
+		all, err := store.SpaceParents(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		var visible []string
+		for _, s := range all {
+			if folio.SpacePerms(ca.spaceRole(&s), s.EditMode).View {
+				visible = append(visible, s.ID)
+			}
+		}
+		hits, terms, err := a.rankedSections(ctx, tx, visible, query)
+		if err != nil {
+			return err
+		}
+		trees := map[string]*revTree{}
+		titles := map[string]string{}
+		for _, h := range hits {
+			if _, ok := trees[h.SpaceID]; ok {
+				continue
+			}
+			s, err := store.GetSpace(ctx, tx, h.SpaceID)
+			if err != nil {
+				return err
+			}
+			rev, err := store.GetRevision(ctx, tx, s.ID, s.Revision)
+			if err != nil {
+				return err
+			}
+			if trees[h.SpaceID], err = a.loadTree(ctx, tx, rev.TreeHash); err != nil {
+				return err
+			}
+			titles[h.SpaceID] = s.Title
+		}
+		pages, err := a.groupHits(ctx, tx, hits, terms, trees)
+		if err != nil {
+			return err
+		}
+		bySpace := map[string]int{}
+		for _, p := range pages {
+			i, ok := bySpace[p.SpaceID]
+			if !ok {
+				i = len(groups)
+				bySpace[p.SpaceID] = i
+				groups = append(groups, SearchSpaceHits{SpaceID: p.SpaceID, Title: titles[p.SpaceID]})
+			}
+			groups[i].Pages = append(groups[i].Pages, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return l, err
+	}
+	return paginate(groups, opts)
+}

@@ -1,0 +1,77 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"net/url"
+	"slices"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/templates"
+)
+
+// TemplateInput is the body of POST /spaces/{spaceId}/content/template.
+type TemplateInput struct {
+	ID     string `json:"id"`
+	Params struct {
+		ContentRefs map[string]json.RawMessage `json:"contentRefs"`
+	} `json:"params"`
+	ChangeRequestID string `json:"changeRequestId"`
+}
+
+// ApplyTemplate replaces a space's content with a built-in template, as a
+// new revision; the previous revision stays readable. api-reference builds
+// its pages from an OpenAPI document given as a url content reference in
+// params.contentRefs (a map of names to references).
+func (a *App) ApplyTemplate(ctx context.Context, caller folio.Caller, spaceID folio.ID, in TemplateInput) (*Content, error) {
+	if in.ID == "" {
+		return nil, folio.FieldErrorf("id", "id is required")
+	}
+	base, err := a.GetContent(ctx, caller, spaceID, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := requireEditable(base.Space); err != nil {
+		return nil, err
+	}
+	if in.ChangeRequestID != "" {
+		// Change requests do not exist yet, so none can match.
+		return nil, folio.Errorf(folio.NotFound, "change request not found")
+	}
+	tin := templates.Input{Title: base.Space.Title}
+	for _, name := range slices.Sorted(maps.Keys(in.Params.ContentRefs)) {
+		raw := in.Params.ContentRefs[name]
+		var ref struct {
+			Kind string `json:"kind"`
+			URL  string `json:"url"`
+		}
+		if err := json.Unmarshal(raw, &ref); err != nil || ref.Kind == "" {
+			return nil, folio.FieldErrorf("params.contentRefs", "contentRefs.%s must be a content reference with a kind", name)
+		}
+		switch ref.Kind {
+		case "url":
+			u, err := url.Parse(ref.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "data") {
+				return nil, folio.FieldErrorf("params.contentRefs", "contentRefs.%s.url must be an http, https or data URL", name)
+			}
+			body, _, err := a.fetch(ctx, u, maxImportDocument)
+			if err != nil {
+				return nil, err
+			}
+			tin.OpenAPI = body
+		case "openapi":
+			return nil, folio.FieldErrorf("params.contentRefs",
+				"openapi references need OpenAPI specs, which this server does not manage yet; pass the spec as a url reference")
+		default:
+			return nil, folio.FieldErrorf("params.contentRefs", "contentRefs.%s of kind %s is not used by templates", name, ref.Kind)
+		}
+	}
+	snap, err := templates.Build(in.ID, tin)
+	if err != nil {
+		return nil, err
+	}
+	return a.commit(ctx, caller, spaceID, edit{check: requireEditable, typ: folio.RevisionEdits,
+		build: func(*Content) (*content.Snapshot, error) { return snap, nil }})
+}

@@ -1,0 +1,113 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/wire"
+)
+
+func (s *Server) searchPage(h *app.SearchPageHit) wire.SearchPage {
+	sections := make([]wire.SearchSection, len(h.Sections))
+	for i, sec := range h.Sections {
+		sections[i] = wire.SearchSection{ID: sec.ID, Title: sec.Title, Body: sec.Body}
+	}
+	return s.urls.NewSearchPage(h.SpaceID, h.PageID, h.Title, h.Path, h.Ancestors, sections)
+}
+
+func (s *Server) searchSpaceContent(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	_, l, err := s.app.SearchSpace(r.Context(), caller(r), r.PathValue("spaceId"), r.URL.Query().Get("query"), opts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.NewList(l, s.searchPage))
+	return nil
+}
+
+func (s *Server) searchOrganizationContent(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.app.SearchOrganization(r.Context(), caller(r), r.PathValue("organizationId"), r.URL.Query().Get("query"), opts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.NewList(l, func(g *app.SearchSpaceHits) wire.SearchSpace {
+		out := wire.SearchSpace{ID: g.SpaceID, Title: g.Title, Pages: make([]wire.SearchPage, len(g.Pages))}
+		for i := range g.Pages {
+			out.Pages[i] = s.searchPage(&g.Pages[i])
+		}
+		return out
+	}))
+	return nil
+}
+
+// location converts a content location.
+func (s *Server) location(l *app.Location) wire.ContentLocation {
+	out := wire.ContentLocation{Kind: l.Kind, URL: l.URL}
+	if l.Content != nil {
+		org := s.urls.NewOrganization(l.Organization)
+		sp := s.urls.NewSpace(l.Content.Space)
+		out.Organization, out.Space = &org, &sp
+		cv := s.contentView(l.Content, true)
+		if l.Page != nil {
+			out.Page = cv.NewPage(l.Page, false)
+		}
+		if l.File != nil {
+			f := cv.NewFile(l.File)
+			out.File = &f
+		}
+	}
+	return out
+}
+
+// listLinks serves GET /spaces/{spaceId}/links and
+// .../content/page/{pageId}/links.
+func (s *Server) listLinks(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, stats, err := s.app.SpaceLinks(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("pageId"), r.URL.Query().Get("status"), opts)
+	if err != nil {
+		return err
+	}
+	list := wire.NewList(l, func(u *app.LinkUsage) wire.LinkUsage {
+		out := wire.LinkUsage{Status: u.Status, Relation: u.Relation, Ref: u.Ref,
+			LocationReferences: make([]wire.ContentLocation, len(u.Locations))}
+		if u.Target != nil {
+			t := s.location(u.Target)
+			out.TargetReference = &t
+		}
+		for i := range u.Locations {
+			out.LocationReferences[i] = s.location(&u.Locations[i])
+		}
+		return out
+	})
+	var ws wire.LinkStats
+	ws.Total, ws.Broken.Total = stats.Total, stats.Broken
+	writeJSON(w, http.StatusOK, struct {
+		wire.List[wire.LinkUsage]
+		Stats wire.LinkStats `json:"stats"`
+	}{list, ws})
+	return nil
+}
+
+// listBacklinks serves the backlinks of a page or a file.
+func (s *Server) listBacklinks(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.app.Backlinks(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("pageId"), r.PathValue("fileId"), opts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.NewList(l, s.location))
+	return nil
+}
