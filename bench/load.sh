@@ -8,10 +8,17 @@
 # organizations, then runs wrk (2 threads, 32 connections, $DURATION each) on
 #   GET /v1/orgs/{id}, GET /v1/orgs?limit=50, PATCH /v1/orgs/{id},
 #   and GET /v1/orgs/{id} again with the access log on (at info level).
+# Then the content phase: it restarts the server with --import-allow-private,
+# imports a generated zip of 10,100 pages (bench/gencorpus, served by
+# python3 -m http.server on 127.0.0.1) into a new space, times the import and
+# runs wrk on GET .../content/page/{pageId}?format=document over ~100 pages
+# and GET .../search?query= over the gencorpus -queries list.
 # While wrk runs it samples the server's RSS and CPU time. It prints one
 # table row per scenario and writes the table to bench/results/load-DATE.md.
 #
-# Environment: DURATION (wrk -d, default 10s), THREADS (2), CONNECTIONS (32).
+# Environment: DURATION (wrk -d, default 10s), THREADS (2), CONNECTIONS (32),
+# CONTENT (1: run the content phase too, 0: skip it, only: run only it),
+# IMPORT_TIMEOUT (seconds the import may take, default 900).
 # PostgreSQL runs use a new database folio_bench_<random> on
 # 127.0.0.1:5432 as user postgres (trust auth), dropped at the end.
 set -euo pipefail
@@ -25,7 +32,7 @@ case $mode in
   postgres) stores=(postgres) ;;
   both) stores=(sqlite postgres) ;;
   -h | --help)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
@@ -36,6 +43,8 @@ esac
 DURATION=${DURATION:-10s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
+CONTENT=${CONTENT:-1}
+IMPORT_TIMEOUT=${IMPORT_TIMEOUT:-900}
 pg_admin_url=postgres://postgres@127.0.0.1:5432
 
 say() { printf '== %s\n' "$*" >&2; }
@@ -44,7 +53,12 @@ die() {
   exit 1
 }
 
-for tool in curl jq; do
+case $CONTENT in 0 | 1 | only) ;; *) die "CONTENT must be 0, 1 or only, not $CONTENT" ;; esac
+case $IMPORT_TIMEOUT in '' | *[!0-9]*) die "IMPORT_TIMEOUT must be a number of seconds" ;; esac
+
+tools=(curl jq)
+[ "$CONTENT" = 0 ] || tools+=(python3)
+for tool in "${tools[@]}"; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is required"
 done
 if ! command -v wrk >/dev/null 2>&1; then
@@ -58,6 +72,8 @@ fi
 tmp=$(mktemp -d)
 server_pid=
 wrk_pid=
+http_pid=
+import_pid=
 databases=()
 
 stop_server() {
@@ -74,7 +90,12 @@ stop_server() {
 
 cleanup() {
   [ -z "$wrk_pid" ] || kill "$wrk_pid" 2>/dev/null || true
+  [ -z "$import_pid" ] || kill "$import_pid" 2>/dev/null || true
   stop_server
+  if [ -n "$http_pid" ]; then
+    kill "$http_pid" 2>/dev/null || true
+    wait "$http_pid" 2>/dev/null || true
+  fi
   for db in "${databases[@]}"; do
     psql -X -q -w -d "$pg_admin_url/postgres" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" </dev/null ||
       echo "warning: could not drop database $db" >&2
@@ -86,6 +107,10 @@ trap 'exit 130' INT TERM
 
 say "building folio"
 go build -o "$tmp/folio" ./cmd/folio
+if [ "$CONTENT" != 0 ]; then
+  say "building bench/gencorpus"
+  go build -o "$tmp/gencorpus" ./bench/gencorpus
+fi
 
 clk_tck=$(getconf CLK_TCK)
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -148,12 +173,14 @@ LUA
 
 rows=()
 
-# run_wrk STORE SCENARIO PATH [LUA]: runs wrk against the running server
-# while sampling its RSS and CPU time, and adds a table row.
+# run_wrk STORE SCENARIO PATH [LUA [TIMEOUT]]: runs wrk against the running
+# server while sampling its RSS and CPU time, and adds a table row. TIMEOUT is
+# wrk's --timeout (default 2s): slower requests count as socket errors.
 run_wrk() {
-  local store=$1 scenario=$2 path=$3 script=${4:-} out=$tmp/wrk.out
+  local store=$1 scenario=$2 path=$3 script=${4:-} timeout=${5:-} out=$tmp/wrk.out
   local args=(-t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "Authorization: Bearer $token")
   [ -n "$script" ] && args+=(-s "$script")
+  [ -n "$timeout" ] && args+=(--timeout "$timeout")
   say "$store: $scenario ($DURATION)"
   local ticks0 ticks1 max_rss=0 rss
   ticks0=$(cpu_ticks "$server_pid")
@@ -186,6 +213,139 @@ run_wrk() {
     "$rps" "$p50" "$p99" "$cpu_us" "$requests" "${non2xx:-0}" >&2
 }
 
+# write_paths_lua FILE: writes a wrk script that GETs the paths read from
+# stdin (one a line) in turn, each thread from its own starting point.
+write_paths_lua() {
+  {
+    echo '-- GET these paths in turn.'
+    echo 'local paths = {'
+    local p
+    while IFS= read -r p; do
+      printf '  "%s",\n' "$p"
+    done
+    echo '}'
+    cat <<'LUA'
+i = 0 -- global, so that setup can give each thread its own start
+local n = 0
+setup = function(thread)
+  n = n + 1
+  thread:set("i", n * 7)
+end
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+LUA
+  } >"$1"
+}
+
+corpus_url=
+corpus_pages=10100
+
+# prepare_corpus: once per run, generates the zip of 10,100 pages and the
+# search queries with bench/gencorpus, and serves the zip on 127.0.0.1 with
+# python3 -m http.server on a free port. Sets corpus_url.
+prepare_corpus() {
+  [ -z "$corpus_url" ] || return 0
+  mkdir -p "$tmp/www"
+  say "generating $corpus_pages pages of ~500 words with bench/gencorpus"
+  "$tmp/gencorpus" -folders 100 -pages 100 -words 500 -seed 2 -o "$tmp/www/docs.zip"
+  "$tmp/gencorpus" -queries -o "$tmp/queries.txt"
+  python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$tmp/www" >"$tmp/http.out" 2>"$tmp/http.err" </dev/null &
+  http_pid=$!
+  local port=
+  for _ in $(seq 1000); do
+    kill -0 "$http_pid" 2>/dev/null || {
+      cat "$tmp/http.err" >&2
+      die "python3 -m http.server exited during start"
+    }
+    [ -n "$port" ] || port=$(grep -oE 'port [0-9]+' "$tmp/http.out" | head -1 | cut -d' ' -f2) || true
+    if [ -n "$port" ] && curl -fsI -o /dev/null --max-time 2 "http://127.0.0.1:$port/docs.zip"; then
+      corpus_url=http://127.0.0.1:$port/docs.zip
+      return 0
+    fi
+    sleep 0.01
+  done
+  die "python3 -m http.server did not serve the corpus within 10s"
+}
+
+imports=()
+
+# bench_content STORE STORE_ARGS...: the content phase. Starts the server
+# with --import-allow-private unless it runs, imports the corpus into a new
+# space of $org and runs wrk on page reads and searches.
+bench_content() {
+  local store=$1
+  shift
+  prepare_corpus
+  if [ -z "$server_pid" ]; then
+    say "$store: restarting with --import-allow-private for the content phase"
+    start_server "$@" --access-log=false --log-level warn --import-allow-private
+  fi
+  local space
+  space=$(api POST "/v1/orgs/$org/spaces" '{"title":"Bench"}' | jq -r .id) || die "POST /v1/orgs/$org/spaces failed"
+  if [ -z "$space" ] || [ "$space" = null ]; then
+    die "POST /v1/orgs/$org/spaces returned no id"
+  fi
+
+  local zip_mb out=$tmp/import.out ticks0 ticks1 t0 ms max_rss=0 rss code
+  zip_mb=$(awk -v b="$(stat -c %s "$tmp/www/docs.zip")" 'BEGIN { printf "%.1f", b / 1048576 }')
+  say "$store: importing $corpus_pages pages ($zip_mb MB zip) from $corpus_url (at most ${IMPORT_TIMEOUT}s)"
+  ticks0=$(cpu_ticks "$server_pid")
+  t0=$(now_ms)
+  curl -sS -o "$out" -w '%{http_code}' --max-time "$IMPORT_TIMEOUT" -X POST \
+    -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    --data "{\"source\":\"zip\",\"url\":\"$corpus_url\"}" \
+    "$base_url/v1/spaces/$space/content/import" >"$tmp/import.code" 2>"$tmp/import.err" &
+  import_pid=$!
+  while kill -0 "$import_pid" 2>/dev/null; do
+    rss=$(rss_kb "$server_pid")
+    [ "${rss:-0}" -gt "$max_rss" ] && max_rss=$rss
+    sleep 0.1
+  done
+  wait "$import_pid" || {
+    cat "$tmp/import.err" >&2
+    die "the import request failed or took more than ${IMPORT_TIMEOUT}s"
+  }
+  import_pid=
+  ms=$(($(now_ms) - t0))
+  ticks1=$(cpu_ticks "$server_pid")
+  code=$(<"$tmp/import.code")
+  [ "$code" = 201 ] || {
+    cat "$out" >&2
+    echo >&2
+    die "POST /v1/spaces/$space/content/import answered $code, want 201"
+  }
+  local secs cpu_s imported
+  secs=$(awk -v m="$ms" 'BEGIN { printf "%.1f", m / 1000 }')
+  cpu_s=$(awk -v t="$((ticks1 - ticks0))" -v hz="$clk_tck" 'BEGIN { printf "%.1f", t / hz }')
+  imported=$(jq -r .importedResources "$out")
+  imports+=("| $store | $imported pages ($zip_mb MB zip) | $secs | $cpu_s | $(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }') |")
+  say "$store: imported $imported pages in $secs s ($cpu_s s CPU)"
+
+  api GET "/v1/spaces/$space/content/pages" >"$tmp/pages.json" || die "GET /v1/spaces/$space/content/pages failed"
+  local leaves
+  leaves=$(jq '[.pages[].pages[]?.id] | length' "$tmp/pages.json")
+  [ "$leaves" = 10000 ] || echo "warning: $leaves pages in the folders of the imported space, want 10000" >&2
+  # Every 97th page of the folders: about 100 pages in every part of the space.
+  jq -r --arg p "/v1/spaces/$space/content/page/" \
+    '[.pages[].pages[]?.id] | to_entries[] | select(.key % 97 == 0) | $p + .value + "?format=document"' \
+    "$tmp/pages.json" >"$tmp/page-paths.txt"
+  [ -s "$tmp/page-paths.txt" ] || die "the imported space has no pages in folders"
+  sed "s#^#/v1/spaces/$space/search?query=#" "$tmp/queries.txt" >"$tmp/search-paths.txt"
+  local path
+  while IFS= read -r path; do
+    api GET "$path" >/dev/null || die "GET $path failed"
+  done < <(head -1 "$tmp/page-paths.txt"; cat "$tmp/search-paths.txt")
+  write_paths_lua "$tmp/pages.lua" <"$tmp/page-paths.txt"
+  write_paths_lua "$tmp/search.lua" <"$tmp/search-paths.txt"
+
+  run_wrk "$store" "GET content/page/{id}?format=document ($(wc -l <"$tmp/page-paths.txt") pages)" \
+    "$(head -1 "$tmp/page-paths.txt")" "$tmp/pages.lua" 10s
+  run_wrk "$store" "GET search?query= ($(wc -l <"$tmp/search-paths.txt") queries)" \
+    "$(head -1 "$tmp/search-paths.txt")" "$tmp/search.lua" 10s
+}
+
 starts=()
 
 bench_store() {
@@ -205,8 +365,10 @@ bench_store() {
       ;;
   esac
 
+  local first_args=(--access-log=false --log-level warn)
+  [ "$CONTENT" != only ] || first_args+=(--import-allow-private)
   say "$store: starting folio serve on an empty database"
-  start_server "${store_args[@]}" --access-log=false --log-level warn
+  start_server "${store_args[@]}" "${first_args[@]}"
   starts+=("| $store | empty database (migrate + first admin) | $start_ms |")
   say "$store: first answer after $start_ms ms at $base_url"
   token=$(grep -oE 'folio_[A-Za-z0-9]{43}' "$server_out" | head -1) || true
@@ -214,6 +376,19 @@ bench_store() {
   org=$(api GET /v1/orgs | jq -r '.items[0].id') || die "GET /v1/orgs failed"
   [ -n "$org" ] && [ "$org" != null ] || die "GET /v1/orgs returned no organization"
 
+  if [ "$CONTENT" != only ]; then
+    bench_orgs "$store" "${store_args[@]}"
+  fi
+  [ "$CONTENT" = 0 ] || bench_content "$store" "${store_args[@]}"
+  stop_server
+}
+
+# bench_orgs STORE STORE_ARGS...: the organization scenarios, on the running
+# server; it stops the server at the end.
+bench_orgs() {
+  local store=$1 i
+  shift
+  local store_args=("$@")
   for i in $(seq 2 50); do
     api POST /v1/orgs "{\"title\":\"Bench org $i\"}" >/dev/null || die "POST /v1/orgs failed"
   done
@@ -246,7 +421,10 @@ report=$(
   echo "# folio load benchmark, $(date '+%Y-%m-%d %H:%M:%S %Z')"
   echo
   echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)'), $(go version | cut -d' ' -f3-), $(nproc) CPUs, $(uname -sr)"
-  echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on the same machine as the server; 50 organizations"
+  what="50 organizations"
+  [ "$CONTENT" != only ] || what=
+  [ "$CONTENT" = 0 ] || what="${what:+$what, }a space of $corpus_pages pages of ~500 words (bench/gencorpus)"
+  echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on the same machine as the server; $what"
   echo
   echo "| store | scenario | req/s | p50 | p99 | CPU µs/req | max RSS MB | non-2xx |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -255,6 +433,12 @@ report=$(
   echo "| store | start | ms to first 200 from /healthz |"
   echo "|---|---|---:|"
   printf '%s\n' "${starts[@]}"
+  if [ ${#imports[@]} -gt 0 ]; then
+    echo
+    echo "| store | import (zip over HTTP from 127.0.0.1) | wall s | CPU s | max RSS MB |"
+    echo "|---|---|---:|---:|---:|"
+    printf '%s\n' "${imports[@]}"
+  fi
 )
 mkdir -p bench/results
 file=bench/results/load-$(date +%Y%m%d-%H%M%S).md

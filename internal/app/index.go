@@ -65,10 +65,12 @@ func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceVi
 		}
 		if !p.NoIndex {
 			for i, s := range search.Sections(doc) {
-				row := store.SearchSection{SpaceID: sv.ID, PageID: p.ID, SectionID: s.ID, Ord: i,
-					PageTitle: p.Title, Title: s.Title, Body: s.Body}
-				if i == 0 && p.Description != "" {
-					row.Body = p.Description + "\n" + row.Body
+				row := store.SearchSection{SpaceID: sv.ID, PageID: p.ID, SectionID: s.ID, Ord: i, Title: s.Title, Body: s.Body}
+				if i == 0 {
+					row.PageTitle = p.Title
+					if p.Description != "" {
+						row.Body = p.Description + "\n" + row.Body
+					}
 				}
 				if terms {
 					row.Terms = [3]string{search.IndexText(row.PageTitle), search.IndexText(row.Title), search.IndexText(row.Body)}

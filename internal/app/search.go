@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
@@ -12,9 +13,9 @@ import (
 // MaxSearchQuery is the longest search query, in characters.
 const MaxSearchQuery = 512
 
-// searchCandidates bounds the sections a search ranks; results are pages
+// searchCandidates bounds the sections a search returns; results are pages
 // grouped from them.
-const searchCandidates = 1000
+const searchCandidates = store.TitleCandidates + store.SearchCandidates
 
 // maxSectionsPerHit bounds the sections listed under one page.
 const maxSectionsPerHit = 3
@@ -24,6 +25,7 @@ type SearchSectionHit struct {
 	ID    string // anchor, "" for the top of the page
 	Title string
 	Body  string // an excerpt around the matched terms
+	row   int64  // the index row, to load the body from
 }
 
 // SearchPageHit is a page that matched, with its place in the space.
@@ -79,16 +81,33 @@ func paginate[T any](items []T, opts folio.ListOptions) (folio.List[T], error) {
 	return l, nil
 }
 
+// searchQuery converts query text to the store's query syntax.
+func (a *App) searchQuery(q string) store.SearchQuery {
+	terms := search.Terms(q)
+	if len(terms) == 0 {
+		return store.SearchQuery{}
+	}
+	out := store.SearchQuery{Terms: terms}
+	if a.db.SearchDialect() == "tsquery" {
+		// Labels restrict terms to weights A and B: page and section titles.
+		// Terms hold only letters and digits, never tsquery syntax.
+		out.AllExact = strings.Join(terms, " & ")
+		out.All = out.AllExact + ":*"
+		out.TitlesExact = strings.Join(terms, ":AB & ") + ":AB"
+		out.Titles = strings.Join(terms, ":AB & ") + ":*AB"
+		return out
+	}
+	out.All = search.FTS5Match(q)
+	out.AllExact = strings.TrimSuffix(out.All, "*")
+	out.Titles = "{page_title title} : (" + out.All + ")"
+	out.TitlesExact = "{page_title title} : (" + out.AllExact + ")"
+	return out
+}
+
 // rankedSections runs a query over spaces, relaxing the last term when the
 // exact query finds nothing.
 func (a *App) rankedSections(ctx context.Context, tx *store.Tx, spaceIDs []string, query string) ([]store.SearchHit, []string, error) {
-	match := func(q string) string {
-		if a.db.SearchDialect() == "tsquery" {
-			return search.TSQuery(q)
-		}
-		return search.FTS5Match(q)
-	}
-	hits, err := store.Search(ctx, tx, spaceIDs, match(query), searchCandidates)
+	hits, err := store.Search(ctx, tx, spaceIDs, a.searchQuery(query), searchCandidates)
 	if err != nil || len(hits) > 0 {
 		return hits, search.Terms(query), err
 	}
@@ -96,13 +115,14 @@ func (a *App) rankedSections(ctx context.Context, tx *store.Tx, spaceIDs []strin
 	if !ok {
 		return nil, nil, nil
 	}
-	hits, err = store.Search(ctx, tx, spaceIDs, match(relaxed), searchCandidates)
+	hits, err = store.Search(ctx, tx, spaceIDs, a.searchQuery(relaxed), searchCandidates)
 	return hits, search.Terms(relaxed), err
 }
 
 // groupHits groups ranked sections by page, best page first, and places
 // each page in its space's current tree; pages no longer there are dropped.
-func (a *App) groupHits(ctx context.Context, tx *store.Tx, hits []store.SearchHit, terms []string, trees map[string]*revTree) ([]SearchPageHit, error) {
+// Section bodies are whole: excerpt them (excerpt) once paginated.
+func (a *App) groupHits(hits []store.SearchHit, trees map[string]*revTree) []SearchPageHit {
 	var (
 		out   []SearchPageHit
 		index = map[string]int{}
@@ -130,11 +150,32 @@ func (a *App) groupHits(ctx context.Context, tx *store.Tx, hits []store.SearchHi
 			out = append(out, ph)
 		}
 		if len(out[i].Sections) < maxSectionsPerHit {
-			out[i].Sections = append(out[i].Sections, SearchSectionHit{ID: h.SectionID, Title: h.Title,
-				Body: search.Snippet(h.Body, terms, search.SnippetLength)})
+			out[i].Sections = append(out[i].Sections, SearchSectionHit{ID: h.SectionID, Title: h.Title, row: h.ID})
 		}
 	}
-	return out, nil
+	return out
+}
+
+// excerpt loads the bodies of the sections of pages and sets each to an
+// excerpt around the terms.
+func excerpt(ctx context.Context, tx *store.Tx, pages []SearchPageHit, terms []string) error {
+	var ids []int64
+	for _, p := range pages {
+		for _, s := range p.Sections {
+			ids = append(ids, s.row)
+		}
+	}
+	bodies, err := store.SectionBodies(ctx, tx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range pages {
+		for j := range pages[i].Sections {
+			s := &pages[i].Sections[j]
+			s.Body = search.Snippet(bodies[s.row], terms, search.SnippetLength)
+		}
+	}
+	return nil
 }
 
 // SearchSpace searches the current content of a space.
@@ -145,7 +186,6 @@ func (a *App) SearchSpace(ctx context.Context, caller folio.Caller, spaceID foli
 	if _, err := searchOffset(opts); err != nil {
 		return nil, l, err
 	}
-	var pages []SearchPageHit
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		c, err := a.revisionContent(ctx, tx, caller, spaceID, "")
 		if err != nil {
@@ -156,14 +196,15 @@ func (a *App) SearchSpace(ctx context.Context, caller folio.Caller, spaceID foli
 		if err != nil {
 			return err
 		}
-		pages, err = a.groupHits(ctx, tx, hits, terms, map[string]*revTree{spaceID: c.rt})
-		return err
+		if l, err = paginate(a.groupHits(hits, map[string]*revTree{spaceID: c.rt}), opts); err != nil {
+			return err
+		}
+		return excerpt(ctx, tx, l.Items, terms)
 	})
 	if err != nil {
 		return nil, l, err
 	}
-	l, err = paginate(pages, opts)
-	return sv, l, err
+	return sv, l, nil
 }
 
 // SearchOrganization searches the current content of every space of an
@@ -176,8 +217,8 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 	if _, err := searchOffset(opts); err != nil {
 		return l, err
 	}
-	var groups []SearchSpaceHits
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		var groups []SearchSpaceHits
 		ca, err := loadContentAccess(ctx, tx, caller, orgID)
 		if err != nil {
 			return err
@@ -215,10 +256,7 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 			}
 			titles[h.SpaceID] = s.Title
 		}
-		pages, err := a.groupHits(ctx, tx, hits, terms, trees)
-		if err != nil {
-			return err
-		}
+		pages := a.groupHits(hits, trees)
 		bySpace := map[string]int{}
 		for _, p := range pages {
 			i, ok := bySpace[p.SpaceID]
@@ -229,10 +267,15 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 			}
 			groups[i].Pages = append(groups[i].Pages, p)
 		}
+		if l, err = paginate(groups, opts); err != nil {
+			return err
+		}
+		for _, g := range l.Items {
+			if err := excerpt(ctx, tx, g.Pages, terms); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
-	if err != nil {
-		return l, err
-	}
-	return paginate(groups, opts)
+	return l, err
 }

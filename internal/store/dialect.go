@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // dialect holds the few things that differ between SQLite and PostgreSQL.
 type dialect interface {
 	name() string
@@ -26,7 +28,12 @@ type dialect interface {
 	searchColumns() string
 	// searchRow returns one VALUES tuple of a search_sections insert.
 	searchRow(s SearchSection) (string, []any)
-	// searchQuery returns the ranked search of sections in some spaces:
-	// its arguments are the match text, then the space ids, then the limit.
-	searchQuery(spaces int, match string) (string, []any)
+	// searchCandidates returns a query of up to limit sections of some
+	// spaces matching match, in no particular order, and its arguments: id,
+	// rank (0 unranked), space_id, page_id, section_id, ord, page_title,
+	// title.
+	searchCandidates(spaceIDs []string, match string, limit int, ranked bool) (string, []any)
+	// searchPlan reports whether a query of these normalized terms may be
+	// ranked, and its last term taken as a prefix, at a bounded cost.
+	searchPlan(ctx context.Context, t *Tx, terms []string) (ranked, prefix bool, err error)
 }

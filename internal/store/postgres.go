@@ -96,12 +96,17 @@ func (*postgresDialect) searchRow(s SearchSection) (string, []any) {
 		[]any{s.SpaceID, s.PageID, s.SectionID, s.Ord, s.PageTitle, s.Title, s.Body, s.Terms[0], s.Terms[1], s.Terms[2]}
 }
 
-// searchQuery ranks with ts_rank, weighing page titles (A) 1.0, section
-// titles (B) 0.4 and bodies (D) 0.1.
-func (*postgresDialect) searchQuery(spaces int, match string) (string, []any) {
-	return `SELECT space_id, page_id, section_id, ord, page_title, title, body,
-		ts_rank('{0.1, 0.2, 0.4, 1.0}', tsv, q) AS rank
+// searchCandidates ranks with ts_rank, weighing page titles (A) 1.0,
+// section titles (B) 0.4 and bodies (D) 0.1. Without ORDER BY, ts_rank runs
+// on the rows returned only; it needs no statistics over all rows, so every
+// query is ranked and keeps its prefix.
+func (*postgresDialect) searchPlan(context.Context, *Tx, []string) (ranked, prefix bool, err error) {
+	return true, true, nil
+}
+
+func (*postgresDialect) searchCandidates(spaceIDs []string, match string, limit int, _ bool) (string, []any) {
+	args := append([]any{match}, toAny(spaceIDs)...)
+	return `SELECT id, ts_rank('{0.1, 0.2, 0.4, 1.0}', tsv, q), space_id, page_id, section_id, ord, page_title, title
 		FROM search_sections, to_tsquery('simple', ?) q
-		WHERE tsv @@ q AND space_id IN (` + placeholders(spaces) + `)
-		ORDER BY rank DESC, page_id, ord LIMIT ?`, []any{match}
+		WHERE tsv @@ q AND space_id IN (` + placeholders(len(spaceIDs)) + `) LIMIT ?`, append(args, limit)
 }

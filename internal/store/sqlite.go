@@ -67,6 +67,7 @@ var sqlitePragmas = []string{
 	"foreign_keys(1)",
 	"synchronous(NORMAL)",
 	"cache_size(-4096)",
+	"mmap_size(268435456)",
 	"temp_store(MEMORY)",
 	"journal_size_limit(67108864)",
 }
@@ -121,12 +122,60 @@ func (sqliteDialect) searchRow(s SearchSection) (string, []any) {
 	return "(?, ?, ?, ?, ?, ?, ?)", []any{s.SpaceID, s.PageID, s.SectionID, s.Ord, s.PageTitle, s.Title, s.Body}
 }
 
-// searchQuery ranks with BM25, weighing page titles 10, section titles 4
-// and bodies 1; bm25 is lower for better matches, so it is negated.
-func (sqliteDialect) searchQuery(spaces int, match string) (string, []any) {
-	return `SELECT s.space_id, s.page_id, s.section_id, s.ord, s.page_title, s.title, s.body,
-		-bm25(search_fts, 10.0, 4.0, 1.0) AS rank
-		FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
-		WHERE search_fts MATCH ? AND s.space_id IN (` + placeholders(spaces) + `)
-		ORDER BY rank DESC, s.page_id, s.ord LIMIT ?`, []any{match}
+// searchCandidates ranks with BM25, weighing page titles 10, section titles
+// 4 and bodies 1 (bm25 is lower for better matches, so it is negated), and
+// keeps sections of the given spaces. Without ORDER BY, FTS5 ranks only the
+// rows it returns. BM25 first counts the sections holding each term, which
+// costs time in proportion to them: a query with a term held by more than
+// unrankedAbove sections is not ranked, and its matches
+// come in index order.
+func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int, ranked bool) (string, []any) {
+	rank := "-bm25(search_fts, 10.0, 4.0, 1.0)"
+	if !ranked {
+		rank = "0.0"
+	}
+	args := append([]any{match}, toAny(spaceIDs)...)
+	return `SELECT f.rowid, ` + rank + `, s.space_id, s.page_id, s.section_id, s.ord, s.page_title, s.title
+		FROM search_fts f JOIN search_sections s ON s.id = f.rowid
+		WHERE search_fts MATCH ? AND s.space_id IN (` + placeholders(len(spaceIDs)) + `) LIMIT ?`, append(args, limit)
+}
+
+// unrankedAbove is the number of sections holding a term past which FTS5
+// searches are not ranked (see searchCandidates).
+const unrankedAbove = 3000
+
+// searchPlan decides how a query of these normalized terms runs: ranked
+// unless a term is held by more than unrankedAbove sections, and with the
+// last term as a prefix unless the word itself is that common (a finished
+// word: expanding it would merge long lists for little). Each count stops at
+// the bound; prefixes of up to 4 characters read the prefix index.
+func (sqliteDialect) searchPlan(ctx context.Context, t *Tx, terms []string) (ranked, prefix bool, err error) {
+	count := func(match string) (int, error) {
+		var n int
+		err := t.get(ctx, `SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
+			[]any{match, unrankedAbove + 1}, &n)
+		return n, wrap(err, "count search terms")
+	}
+	ranked, prefix = true, true
+	for i, term := range terms {
+		quoted := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+		n, err := count(quoted)
+		if err != nil {
+			return false, false, err
+		}
+		if n > unrankedAbove {
+			ranked = false
+			if i == len(terms)-1 {
+				prefix = false
+			}
+			continue
+		}
+		if i == len(terms)-1 && utf8.RuneCountInString(term) <= 4 {
+			if n, err = count(quoted + "*"); err != nil {
+				return false, false, err
+			}
+			ranked = ranked && n <= unrankedAbove
+		}
+	}
+	return ranked, prefix, nil
 }

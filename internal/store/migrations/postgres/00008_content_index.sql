@@ -3,7 +3,8 @@
 -- up to date from the diff when a revision becomes current.
 
 -- One row per section of each indexed page. tsv weighs the page title A, the
--- section title B and the body D, over search.IndexText's terms.
+-- section title B and the body D, over search.IndexText's terms. The page
+-- title is on the page's first section (ord 0) only.
 CREATE TABLE search_sections (
     id         BIGSERIAL PRIMARY KEY,
     space_id   TEXT NOT NULL REFERENCES spaces (id) ON DELETE CASCADE,

@@ -2,7 +2,10 @@
 -- Indexes of each space's current revision (docs/content-design.md), kept
 -- up to date from the diff when a revision becomes current.
 
--- One row per section of each indexed page; search_fts indexes them.
+-- One row per section of each indexed page; search_fts indexes them. The
+-- page title is on the page's first section (ord 0) only. Prefixes of 2 to
+-- 4 characters are indexed, so that searching as one types does not merge
+-- the lists of every word sharing a short prefix.
 CREATE TABLE search_sections (
     id         INTEGER PRIMARY KEY,
     space_id   TEXT NOT NULL REFERENCES spaces (id) ON DELETE CASCADE,
@@ -18,6 +21,7 @@ CREATE INDEX search_sections_page ON search_sections (space_id, page_id);
 CREATE VIRTUAL TABLE search_fts USING fts5(
     page_title, title, body,
     content = 'search_sections', content_rowid = 'id',
+    prefix = '2 3 4',
     tokenize = 'unicode61 remove_diacritics 2'
 );
 
