@@ -18,6 +18,10 @@ const (
 	// JobPurgeSpace removes a deleted space for good once it has been
 	// deleted for SpaceRetention. Payload: {"space": ID}.
 	JobPurgeSpace = "purge-space"
+	// JobImportContent imports content into a space. The request that
+	// starts it runs it at once and holds its lease; the job runner runs it
+	// again only if that server stopped before it finished.
+	JobImportContent = "import-content"
 )
 
 // SpaceRetention is how long a deleted space can be restored.

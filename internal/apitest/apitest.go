@@ -38,7 +38,8 @@ const PublicURL = "http://folio.test"
 
 // Options tune a test server.
 type Options struct {
-	MaxBody int64 // request body limit; 0 keeps the default
+	MaxBody    int64         // request body limit; 0 keeps the default
+	ImportWait time.Duration // how long imports run in the request; 0 keeps the default
 }
 
 // Server is a running API over one store.
@@ -84,7 +85,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	}
 	t.Cleanup(func() { files.Close() })
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(true)})
+		HTTPClient: app.NewImportClient(true), ImportWait: opts.ImportWait})
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, PublicURL: PublicURL})
 	s.Handler = h

@@ -28,9 +28,11 @@ type Config struct {
 	TokenCacheTTL time.Duration
 	// Blobs holds the bytes of files, under their content hash.
 	Blobs *blob.Bucket
-	// HTTPClient fetches imported URLs; nil selects a client with a time
-	// limit.
+	// HTTPClient fetches imported URLs; nil selects NewImportClient(false).
 	HTTPClient *http.Client
+	// ImportWait is how long an import request waits for its import before
+	// answering with the revision to come; 0 selects DefaultImportWait.
+	ImportWait time.Duration
 }
 
 // DefaultTokenCacheTTL bounds how long a token revoked through another
@@ -48,10 +50,11 @@ type App struct {
 	secretsMu sync.Mutex
 	secrets   map[string]string
 
-	blobs *blob.Bucket
-	http  *http.Client
-	trees *lru[content.Hash, *revTree]
-	docs  *lru[content.Hash, *content.Document]
+	blobs      *blob.Bucket
+	http       *http.Client
+	importWait time.Duration
+	trees      *lru[content.Hash, *revTree]
+	docs       *lru[content.Hash, *content.Document]
 }
 
 // Cache bounds: decoded trees by pages and files held, documents by nodes.
@@ -72,12 +75,15 @@ func New(cfg Config) *App {
 	if ttl == 0 {
 		ttl = DefaultTokenCacheTTL
 	}
+	if cfg.ImportWait == 0 {
+		cfg.ImportWait = DefaultImportWait
+	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = NewImportClient(false)
 	}
 	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
-		blobs: cfg.Blobs, http: cfg.HTTPClient,
+		blobs: cfg.Blobs, http: cfg.HTTPClient, importWait: cfg.ImportWait,
 		trees: newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
 		docs:  newLRU[content.Hash](documentCacheWeight, documentWeight)}
 }
@@ -89,6 +95,7 @@ func (a *App) DB() *store.DB { return a.db }
 // job runner.
 func (a *App) JobHandlers() map[string]func(context.Context, string) error {
 	return map[string]func(context.Context, string) error{
-		folio.JobPurgeSpace: a.PurgeSpace,
+		folio.JobPurgeSpace:    a.PurgeSpace,
+		folio.JobImportContent: a.ImportContentJob,
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/importer"
+	"github.com/foliodocs/folio/internal/store"
 )
 
 // importFetchTimeout bounds fetching an imported URL.
@@ -40,11 +42,34 @@ type ImportInput struct {
 	Source string `json:"source"`
 }
 
-// ImportResult is what an import created (ImportContentResult).
+// ImportResult is what an import created (ImportContentResult). When the
+// import outlasts the request (Pending), the revision appears once the
+// background job finishes.
 type ImportResult struct {
-	*Content
-	Imported int // pages and files imported
-	Total    int // pages and files processed
+	SpaceID    folio.ID
+	RevisionID folio.ID
+	Imported   int // pages and files imported
+	Total      int // pages and files processed
+	Pending    bool
+}
+
+// importLease is how long an import may run before another server takes
+// over its job, taken to have died with its server.
+const importLease = 30 * time.Minute
+
+// DefaultImportWait is how long an import request waits for its import
+// before answering with the revision to come.
+const DefaultImportWait = 30 * time.Second
+
+// importJob is the payload of a JobImportContent job.
+type importJob struct {
+	Space    folio.ID `json:"space"`
+	Page     string   `json:"page,omitempty"`
+	URL      string   `json:"url"`
+	Source   string   `json:"source"`
+	User     folio.ID `json:"user"`
+	Org      folio.ID `json:"org,omitempty"` // the caller's token scope
+	Revision folio.ID `json:"revision"`
 }
 
 func (in *ImportInput) validate() (*url.URL, error) {
@@ -100,23 +125,113 @@ func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID fo
 			return nil, errPageNotFound
 		}
 	}
+	job := importJob{Space: spaceID, Page: pageID, URL: u.String(), Source: in.Source, User: caller.UserID,
+		Org: caller.Org, Revision: folio.NewID()}
+	payload, _ := json.Marshal(job)
+	var jobID folio.ID
+	err = a.db.Write(ctx, func(tx *store.Tx) (err error) {
+		jobID, err = store.StartJob(ctx, tx, folio.JobImportContent, string(payload), importLease)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The import goes on if the client leaves or the wait ends; its job
+	// records the outcome, and another server retries it if this one stops.
+	done := make(chan *ImportResult, 1)
+	fail := make(chan error, 1)
+	go func() {
+		bg := context.WithoutCancel(ctx)
+		res, err := a.runImport(bg, job)
+		a.recordJob(bg, jobID, err)
+		if err != nil {
+			fail <- err
+			return
+		}
+		done <- res
+	}()
+	wait := time.NewTimer(a.importWait)
+	defer wait.Stop()
+	select {
+	case res := <-done:
+		return res, nil
+	case err := <-fail:
+		return nil, err
+	case <-wait.C:
+		return &ImportResult{SpaceID: spaceID, RevisionID: job.Revision, Pending: true}, nil
+	}
+}
+
+// recordJob records the outcome of a job this server ran itself. A failure
+// is final: the client was told, or the error is kept on the job.
+func (a *App) recordJob(ctx context.Context, id folio.ID, jobErr error) {
+	err := a.db.Write(ctx, func(tx *store.Tx) error {
+		if jobErr == nil {
+			return store.FinishJob(ctx, tx, id)
+		}
+		return store.FailJob(ctx, tx, id, jobErr.Error(), tx.Now, true)
+	})
+	if err != nil {
+		a.logger.Error("record import job", "job", id, "error", err.Error())
+	}
+	if jobErr != nil && folio.KindOf(jobErr) == folio.Internal {
+		a.logger.Error("import failed", "job", id, "error", jobErr.Error())
+	}
+}
+
+// ImportContentJob runs an import job again, after the server that started
+// it stopped before recording its outcome.
+func (a *App) ImportContentJob(ctx context.Context, payload string) error {
+	var job importJob
+	if err := json.Unmarshal([]byte(payload), &job); err != nil {
+		return folio.Errorf(folio.Invalid, "import job payload: %v", err)
+	}
+	_, err := a.runImport(ctx, job)
+	return err
+}
+
+// runImport fetches, converts and commits an import as the revision the
+// job names. It is idempotent: a revision already made is kept.
+func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, error) {
+	caller := folio.Caller{UserID: job.User, Org: job.Org}
+	res := &ImportResult{SpaceID: job.Space, RevisionID: job.Revision}
+	err := a.db.Read(ctx, func(tx *store.Tx) error {
+		_, err := store.GetRevision(ctx, tx, job.Space, job.Revision)
+		return err
+	})
+	if err == nil {
+		return res, nil // done before this run
+	}
+	if !folio.IsNotFound(err) {
+		return nil, err
+	}
+	u, err := url.Parse(job.URL)
+	if err != nil {
+		return nil, folio.FieldErrorf("url", "url is not valid")
+	}
 	limit := int64(maxImportDocument)
-	if in.Source == "zip" {
+	if job.Source == "zip" {
 		limit = maxImportArchive
 	}
 	body, name, err := a.fetch(ctx, u, limit)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := parseImport(in.Source, body, name)
+	snap, err := parseImport(job.Source, body, name)
 	if err != nil {
 		return nil, err
 	}
-	res := &ImportResult{}
 	res.Imported = len(content.Nodes(snap.Tree)) + len(snap.Tree.Files)
 	res.Total = res.Imported
-	res.Content, err = a.commit(ctx, caller, spaceID, edit{check: requireEditable, typ: folio.RevisionEdits,
-		build: func(base *Content) (*content.Snapshot, error) { return graft(base, pageID, snap) }})
+	_, err = a.commit(ctx, caller, job.Space, edit{check: requireEditable, typ: folio.RevisionEdits, revision: job.Revision,
+		build: func(base *Content) (*content.Snapshot, error) {
+			if job.Page != "" {
+				if n, ok := base.Node(job.Page); !ok || n.Page.Type == content.PageLink {
+					return nil, errPageNotFound
+				}
+			}
+			return graft(base, job.Page, snap)
+		}})
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,8 @@ type edit struct {
 	// base's pages: edit copies (content.Tree.Edit) instead.
 	build func(base *Content) (*content.Snapshot, error)
 	typ   string
+	// revision is the id of the new revision; empty for a fresh one.
+	revision folio.ID
 }
 
 // maxCommitAttempts bounds the retries of a commit that lost a race with
@@ -103,7 +105,11 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 		if err := putTree(ctx, tx, base.Tree, snap.Tree, snap.Documents); err != nil {
 			return err
 		}
-		rev := &folio.Revision{ID: folio.NewID(), SpaceID: sv.ID, TreeHash: snap.Tree.Hash().String(),
+		id := e.revision
+		if id == "" {
+			id = folio.NewID()
+		}
+		rev := &folio.Revision{ID: id, SpaceID: sv.ID, TreeHash: snap.Tree.Hash().String(),
 			Parents: []folio.ID{base.Revision.ID}, Type: e.typ, CreatedBy: caller.UserID}
 		if err := store.CreateRevision(ctx, tx, rev); err != nil {
 			return err

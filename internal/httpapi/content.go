@@ -191,8 +191,8 @@ func (s *Server) importContent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", s.urls.API("/spaces/"+res.Space.ID+"/revisions/"+res.Revision.ID))
-	writeJSON(w, http.StatusCreated, map[string]any{"revision": res.Revision.ID,
+	w.Header().Set("Location", s.urls.API("/spaces/"+res.SpaceID+"/revisions/"+res.RevisionID))
+	writeJSON(w, http.StatusCreated, map[string]any{"revision": res.RevisionID,
 		"importedResources": res.Imported, "totalResources": res.Total})
 	return nil
 }

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
 	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/store"
 )
 
 // dataURL returns body as a base64 data: URL.
@@ -377,4 +379,79 @@ func mustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestLongImportFinishesInTheBackground(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{ImportWait: time.Millisecond}, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		release := make(chan struct{})
+		remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			<-release
+			w.Write([]byte("# Slow page\n\nIt took a while.\n"))
+		}))
+		defer remote.Close()
+		var res importResult
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"source": "markdown", "url": remote.URL + "/slow.md"}).
+			WantStatus(t, 201).JSON(t, &res)
+		// The revision is announced before it exists.
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+res.Revision, nil).WantError(t, 404, "revision not found")
+		close(release)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			r := s.DoUnchecked(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+res.Revision, nil)
+			if r.Status == 200 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the background import did not finish: %d %s", r.Status, r.Body)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		var sp struct{ Revision string }
+		s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).JSON(t, &sp)
+		if sp.Revision != res.Revision {
+			t.Fatalf("space revision %s, want %s", sp.Revision, res.Revision)
+		}
+	})
+}
+
+func TestImportJobOfAStoppedServerRunsAgain(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		ctx := context.Background()
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		var me struct{ ID string }
+		s.Do(t, admin, "GET", "/v1/user", nil).JSON(t, &me)
+		// A server started this import and stopped: its job is claimed
+		// but never finished.
+		payload, _ := json.Marshal(map[string]any{"space": space, "url": dataURL("text/markdown", []byte("# Recovered\n\nBody.\n")),
+			"source": "markdown", "user": me.ID, "revision": "recoveredrevision001"})
+		err := s.DB.Write(ctx, func(tx *store.Tx) error {
+			_, err := store.StartJob(ctx, tx, folio.JobImportContent, string(payload), 30*time.Minute)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := s.Jobs.RunDue(ctx); err != nil || n != 0 {
+			t.Fatalf("a held job ran: %d %v", n, err)
+		}
+		s.Clock.Set(time.Now().Add(31 * time.Minute))
+		if n, err := s.Jobs.RunDue(ctx); err != nil || n != 1 {
+			t.Fatalf("RunDue = %d, %v", n, err)
+		}
+		var rev revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+		if rev.ID != "recoveredrevision001" || len(rev.Pages) != 1 || rev.Pages[0].Title != "Recovered" {
+			t.Fatalf("after recovery: %+v", rev)
+		}
+		// Running it once more changes nothing.
+		s.Clock.Set(time.Now().Add(62 * time.Minute))
+		s.Jobs.RunDue(ctx)
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+		if rev.ID != "recoveredrevision001" {
+			t.Fatalf("the job ran twice: %s", rev.ID)
+		}
+	})
 }

@@ -15,6 +15,16 @@ func EnqueueJob(ctx context.Context, t *Tx, kind, payload string, runAt time.Tim
 	return wrap(err, "enqueue job")
 }
 
+// StartJob adds a job that the caller runs at once: it is claimed for lease
+// from the start, so the job runner takes it only if the caller does not
+// record its outcome within the lease.
+func StartJob(ctx context.Context, t *Tx, kind, payload string, lease time.Duration) (folio.ID, error) {
+	id := folio.NewID()
+	_, err := t.exec(ctx, `INSERT INTO jobs (id, kind, payload, run_at, attempts, locked_until, created_at) VALUES (?, ?, ?, ?, 1, ?, ?)`,
+		id, kind, payload, micros(t.Now), micros(t.Now.Add(lease)), micros(t.Now))
+	return id, wrap(err, "start job")
+}
+
 // ClaimJob takes the oldest due job that nobody holds, for lease. Of two
 // servers claiming at once only one gets a job: the lock condition is
 // checked again on the row itself. It returns NotFound when none is due.
