@@ -47,7 +47,10 @@ func (f Fields) String() string {
 
 // Change is one difference between two trees, about a page (PageID set) or a
 // file (FileID set). From and To are the parent ids before and after ("" is
-// the top level) for pages that were added, removed or moved.
+// the top level) for pages that were added, removed or moved. Page is the
+// page as it is in the new tree for added, modified and moved pages, so
+// callers need no index of the new tree to read it; it is nil for removed
+// pages and for files. It is shared with the new tree: do not change it.
 type Change struct {
 	Kind   ChangeKind
 	PageID string
@@ -55,6 +58,7 @@ type Change struct {
 	Fields Fields
 	From   string
 	To     string
+	Page   *Page
 }
 
 // DiffStats reports the work Diff did: Visited counts the page pairs or pages
@@ -98,7 +102,7 @@ func DiffWithStats(a, b *Tree) ([]Change, DiffStats) {
 		switch {
 		case inGone && inCame && g.parent != c.parent:
 			d.changes = append(d.changes, Change{Kind: Moved, PageID: id, From: g.parent, To: c.parent,
-				Fields: FieldPosition | ownFields(g.page, c.page)})
+				Fields: FieldPosition | ownFields(g.page, c.page), Page: c.page})
 		case inGone && inCame:
 			// A child of a moved page that stayed with it.
 			f := ownFields(g.page, c.page)
@@ -106,12 +110,12 @@ func DiffWithStats(a, b *Tree) ([]Change, DiffStats) {
 				f |= FieldPosition
 			}
 			if f != 0 {
-				d.changes = append(d.changes, Change{Kind: Modified, PageID: id, Fields: f, From: g.parent, To: c.parent})
+				d.changes = append(d.changes, Change{Kind: Modified, PageID: id, Fields: f, From: g.parent, To: c.parent, Page: c.page})
 			}
 		case inGone:
 			d.changes = append(d.changes, Change{Kind: Removed, PageID: id, From: g.parent})
 		case inCame:
-			d.changes = append(d.changes, Change{Kind: Added, PageID: id, To: c.parent})
+			d.changes = append(d.changes, Change{Kind: Added, PageID: id, To: c.parent, Page: c.page})
 		}
 	}
 	d.changes = append(d.changes, diffFiles(a.Files, b.Files)...)
@@ -165,7 +169,7 @@ func (d *differ) lists(parent string, as, bs []*Page) {
 		p := as[i]
 		if p == q || p.Hash() == q.Hash() {
 			if !stay[i] {
-				d.changes = append(d.changes, Change{Kind: Modified, PageID: q.ID, Fields: FieldPosition, From: parent, To: parent})
+				d.changes = append(d.changes, Change{Kind: Modified, PageID: q.ID, Fields: FieldPosition, From: parent, To: parent, Page: q})
 			}
 			continue
 		}
@@ -174,7 +178,7 @@ func (d *differ) lists(parent string, as, bs []*Page) {
 			f |= FieldPosition
 		}
 		if f != 0 {
-			d.changes = append(d.changes, Change{Kind: Modified, PageID: q.ID, Fields: f, From: parent, To: parent})
+			d.changes = append(d.changes, Change{Kind: Modified, PageID: q.ID, Fields: f, From: parent, To: parent, Page: q})
 		}
 		d.lists(q.ID, p.Pages, q.Pages)
 	}

@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -41,6 +42,18 @@ func TestDiff(t *testing.T) {
 			b.Pages[0], b.Pages[2] = b.Pages[2], b.Pages[0]
 			return b
 		}(), []Change{{Kind: Modified, PageID: "c", Fields: FieldPosition}, {Kind: Modified, PageID: "b", Fields: FieldPosition}}},
+		{"moved with child edited", func() *Tree {
+			b := edit("a", func(p *Page) { p.Pages = nil })
+			a2 := base.Pages[0].Pages[1].Clone()
+			a2.Title = "New"
+			moved := base.Pages[0].Clone()
+			moved.Pages[1] = a2
+			b, _ = b.Edit("b", func(p *Page) { p.Pages = []*Page{moved} })
+			return removeTop(b, "a")
+		}(), []Change{
+			{Kind: Moved, PageID: "a", Fields: FieldPosition, To: "b"},
+			{Kind: Modified, PageID: "a2", Fields: FieldMetadata, From: "a", To: "a"},
+		}},
 		{"files", func() *Tree {
 			b := base.Fork()
 			b.Files = []File{{ID: "f1", Name: "x2.png"}, {ID: "f3"}}
@@ -49,7 +62,7 @@ func TestDiff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, Diff(base, tt.b)); diff != "" {
+			if diff := cmp.Diff(tt.want, changePages(t, base, tt.b, Diff(base, tt.b))); diff != "" {
 				t.Fatalf("Diff (-want +got):\n%s", diff)
 			}
 		})
@@ -86,11 +99,51 @@ func TestDiffSkipsEqualSubtrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	changes, stats := DiffWithStats(a, b)
+	changes = changePages(t, a, b, changes)
 	want := []Change{{Kind: Modified, PageID: "p-3-4-5-6", Fields: FieldMetadata, From: "p-3-4-5", To: "p-3-4-5"}}
 	if diff := cmp.Diff(want, changes); diff != "" {
 		t.Fatalf("Diff (-want +got):\n%s", diff)
+	}
+	if p := changes0(DiffWithStats(a, b)).Page; p == nil || p.Title != "edited" {
+		t.Fatalf("Change.Page = %+v, want the edited page", p)
 	}
 	if bound := 4 * 10; stats.Visited > bound {
 		t.Fatalf("visited %d pages of %d, want at most depth×fanout = %d", stats.Visited, n, bound)
 	}
 }
+
+// removeTop returns t without its top-level page id.
+func removeTop(t *Tree, id string) *Tree {
+	out := t.Fork()
+	out.Pages = slices.DeleteFunc(out.Pages, func(p *Page) bool { return p.ID == id })
+	return out
+}
+
+// changePages checks that every change carries the page as it is in b (nil
+// for removed pages and files) and returns the changes without it, for cmp.
+func changePages(t *testing.T, a, b *Tree, changes []Change) []Change {
+	t.Helper()
+	out := slices.Clone(changes)
+	for i, c := range changes {
+		out[i].Page = nil
+		if c.PageID == "" || c.Kind == Removed {
+			if c.Page != nil {
+				t.Errorf("change %d (%s %s%s) has a page", i, c.Kind, c.PageID, c.FileID)
+			}
+			continue
+		}
+		n, err := Find(b, c.PageID)
+		if err != nil {
+			t.Fatalf("change %d: %v", i, err)
+		}
+		if c.Page != n.Page {
+			t.Errorf("change %d (%s %s): Page = %p, want the new tree's %p", i, c.Kind, c.PageID, c.Page, n.Page)
+		}
+		if old, err := Find(a, c.PageID); err == nil && old.Page == c.Page && c.Fields&(FieldMetadata|FieldDocument) != 0 {
+			t.Errorf("change %d (%s %s): Page is the old version", i, c.Kind, c.PageID)
+		}
+	}
+	return out
+}
+
+func changes0(changes []Change, _ DiffStats) Change { return changes[0] }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -480,77 +481,195 @@ func FindByPath(t *Tree, path string) (PageNode, error) {
 // titles of 1–MaxTitleLength characters, slugs present and unique among
 // siblings, no documents on groups or links, a target on links, groups only at
 // the top level, no children under links, depth ≤ MaxPageDepth and at most
-// MaxPages pages. Errors are Invalid, with Field naming the page.
+// MaxPages pages. Errors are Invalid, with Field naming the page. The first
+// error in depth-first pre-order is reported; ValidateEdit gives the same
+// verdicts for an edited tree without walking what it shares with its base.
 func (t *Tree) Validate() error {
-	ids := map[string]bool{}
-	count := 0
-	var check func(pages []*Page, depth int, field string) error
-	check = func(pages []*Page, depth int, field string) error {
-		slugs := map[string]string{}
-		for i, p := range pages {
-			f := fmt.Sprintf("%s[%d]", field, i)
-			if p == nil {
-				return folio.FieldErrorf(f, "page must not be null")
+	v := treeChecker{ids: make(map[string]struct{}, countPages(t.Pages, MaxPages+1))}
+	return v.list(t.Pages, 1)
+}
+
+// treeChecker is the state of Validate's walk. path holds the index of each
+// page from the top down to the page being checked; field names are built
+// from it only when an error is reported.
+type treeChecker struct {
+	ids   map[string]struct{}
+	count int
+	path  []int
+}
+
+func (v *treeChecker) list(pages []*Page, depth int) error {
+	v.path = append(v.path, 0)
+	var slugs siblingSlugs
+	for i, p := range pages {
+		v.path[depth-1] = i
+		if p == nil {
+			return nilPage(v.path)
+		}
+		v.count++
+		if v.count > MaxPages {
+			return tooManyPages()
+		}
+		if err := checkHead(p, depth, v.path); err != nil {
+			return err
+		}
+		if _, dup := v.ids[p.ID]; dup {
+			return duplicateID(v.path, p.ID)
+		}
+		v.ids[p.ID] = struct{}{}
+		if err := checkBody(p, depth, v.path); err != nil {
+			return err
+		}
+		if err := slugs.claim(p, v.path); err != nil {
+			return err
+		}
+		if err := v.list(p.Pages, depth+1); err != nil {
+			return err
+		}
+	}
+	v.path = v.path[:depth-1]
+	return nil
+}
+
+// countPages sizes Validate's id set: it counts pages down to one level
+// past MaxPageDepth, stopping soon after limit.
+func countPages(pages []*Page, limit int) int {
+	var count func(pages []*Page, depth int) int
+	count = func(pages []*Page, depth int) int {
+		n := len(pages)
+		if depth > MaxPageDepth {
+			return n
+		}
+		for _, p := range pages {
+			if n > limit {
+				break
 			}
-			count++
-			if count > MaxPages {
-				return folio.FieldErrorf("pages", "a revision holds at most %d pages", MaxPages)
-			}
-			if depth > MaxPageDepth {
-				return folio.FieldErrorf(f, "pages nest at most %d levels deep", MaxPageDepth)
-			}
-			if p.ID == "" {
-				return folio.FieldErrorf(f+".id", "page id is required")
-			}
-			if ids[p.ID] {
-				return folio.FieldErrorf(f+".id", "page id %s is used twice", p.ID)
-			}
-			ids[p.ID] = true
-			if n := utf8.RuneCountInString(p.Title); n < 1 || n > MaxTitleLength {
-				return folio.FieldErrorf(f+".title", "title must be 1–%d characters", MaxTitleLength)
-			}
-			if utf8.RuneCountInString(p.Description) > MaxDescriptionLength {
-				return folio.FieldErrorf(f+".description", "description must be at most %d characters", MaxDescriptionLength)
-			}
-			if utf8.RuneCountInString(p.Emoji) > MaxEmojiLength || utf8.RuneCountInString(p.Icon) > MaxEmojiLength {
-				return folio.FieldErrorf(f, "emoji and icon must be at most %d characters", MaxEmojiLength)
-			}
-			switch p.Type {
-			case PageDocument:
-			case PageGroup:
-				if depth > 1 {
-					return folio.FieldErrorf(f+".type", "group pages are only allowed at the top level")
-				}
-				if !p.Document.IsZero() {
-					return folio.FieldErrorf(f+".document", "a group page has no document")
-				}
-			case PageLink:
-				if !p.Document.IsZero() {
-					return folio.FieldErrorf(f+".document", "a link page has no document")
-				}
-				if len(bytes.TrimSpace(p.Target)) == 0 || string(bytes.TrimSpace(p.Target)) == "null" {
-					return folio.FieldErrorf(f+".target", "a link page needs a target")
-				}
-				if len(p.Pages) > 0 {
-					return folio.FieldErrorf(f+".pages", "a link page has no child pages")
-				}
-			default:
-				return folio.FieldErrorf(f+".type", "page type must be document, group or link")
-			}
-			if p.Type != PageLink {
-				if p.Slug == "" || strings.Contains(p.Slug, "/") {
-					return folio.FieldErrorf(f+".slug", "slug must be non-empty and contain no slash")
-				}
-				if other, dup := slugs[p.Slug]; dup {
-					return folio.FieldErrorf(f+".slug", "slug %q is used by sibling page %s", p.Slug, other)
-				}
-				slugs[p.Slug] = p.ID
-			}
-			if err := check(p.Pages, depth+1, f+".pages"); err != nil {
-				return err
+			if p != nil {
+				n += count(p.Pages, depth+1)
 			}
 		}
+		return n
+	}
+	return min(count(pages, 1), limit)
+}
+
+// fieldAt names the page at path ("pages[3].pages[1]") followed by suffix.
+func fieldAt(path []int, suffix string) string {
+	b := make([]byte, 0, len(path)*10+len(suffix))
+	for k, i := range path {
+		if k > 0 {
+			b = append(b, '.')
+		}
+		b = append(b, "pages["...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ']')
+	}
+	return string(append(b, suffix...))
+}
+
+func nilPage(path []int) error {
+	return folio.FieldErrorf(fieldAt(path, ""), "page must not be null")
+}
+
+func tooManyPages() error {
+	return folio.FieldErrorf("pages", "a revision holds at most %d pages", MaxPages)
+}
+
+func duplicateID(path []int, id string) error {
+	return folio.FieldErrorf(fieldAt(path, ".id"), "page id %s is used twice", id)
+}
+
+// checkHead runs the checks Validate makes on a page before its id's
+// uniqueness: depth and a non-empty id.
+func checkHead(p *Page, depth int, path []int) error {
+	if depth > MaxPageDepth {
+		return folio.FieldErrorf(fieldAt(path, ""), "pages nest at most %d levels deep", MaxPageDepth)
+	}
+	if p.ID == "" {
+		return folio.FieldErrorf(fieldAt(path, ".id"), "page id is required")
+	}
+	return nil
+}
+
+// checkBody runs the checks Validate makes on a page's own fields after its
+// id's uniqueness, up to and excluding the uniqueness of its slug.
+func checkBody(p *Page, depth int, path []int) error {
+	if n := utf8.RuneCountInString(p.Title); n < 1 || n > MaxTitleLength {
+		return folio.FieldErrorf(fieldAt(path, ".title"), "title must be 1–%d characters", MaxTitleLength)
+	}
+	if utf8.RuneCountInString(p.Description) > MaxDescriptionLength {
+		return folio.FieldErrorf(fieldAt(path, ".description"), "description must be at most %d characters", MaxDescriptionLength)
+	}
+	if utf8.RuneCountInString(p.Emoji) > MaxEmojiLength || utf8.RuneCountInString(p.Icon) > MaxEmojiLength {
+		return folio.FieldErrorf(fieldAt(path, ""), "emoji and icon must be at most %d characters", MaxEmojiLength)
+	}
+	switch p.Type {
+	case PageDocument:
+	case PageGroup:
+		if depth > 1 {
+			return folio.FieldErrorf(fieldAt(path, ".type"), "group pages are only allowed at the top level")
+		}
+		if !p.Document.IsZero() {
+			return folio.FieldErrorf(fieldAt(path, ".document"), "a group page has no document")
+		}
+	case PageLink:
+		if !p.Document.IsZero() {
+			return folio.FieldErrorf(fieldAt(path, ".document"), "a link page has no document")
+		}
+		if target := bytes.TrimSpace(p.Target); len(target) == 0 || string(target) == "null" {
+			return folio.FieldErrorf(fieldAt(path, ".target"), "a link page needs a target")
+		}
+		if len(p.Pages) > 0 {
+			return folio.FieldErrorf(fieldAt(path, ".pages"), "a link page has no child pages")
+		}
+	default:
+		return folio.FieldErrorf(fieldAt(path, ".type"), "page type must be document, group or link")
+	}
+	if p.Type != PageLink && (p.Slug == "" || strings.Contains(p.Slug, "/")) {
+		return folio.FieldErrorf(fieldAt(path, ".slug"), "slug must be non-empty and contain no slash")
+	}
+	return nil
+}
+
+// siblingSlugs holds the slugs taken in one sibling list and the page
+// holding each. Short lists are scanned, longer ones use a map.
+type siblingSlugs struct {
+	few  [16]slugHolder
+	n    int
+	many map[string]string
+}
+
+type slugHolder struct{ slug, id string }
+
+// claim records p's slug, or reports the sibling that already holds it.
+// Link pages have no slug.
+func (s *siblingSlugs) claim(p *Page, path []int) error {
+	if p.Type == PageLink {
 		return nil
 	}
-	return check(t.Pages, 1, "pages")
+	if s.many == nil {
+		for _, h := range s.few[:s.n] {
+			if h.slug == p.Slug {
+				return slugTaken(path, p.Slug, h.id)
+			}
+		}
+		if s.n < len(s.few) {
+			s.few[s.n] = slugHolder{p.Slug, p.ID}
+			s.n++
+			return nil
+		}
+		s.many = make(map[string]string, 2*len(s.few))
+		for _, h := range s.few {
+			s.many[h.slug] = h.id
+		}
+	}
+	if other, dup := s.many[p.Slug]; dup {
+		return slugTaken(path, p.Slug, other)
+	}
+	s.many[p.Slug] = p.ID
+	return nil
+}
+
+func slugTaken(path []int, slug, other string) error {
+	return folio.FieldErrorf(fieldAt(path, ".slug"), "slug %q is used by sibling page %s", slug, other)
 }

@@ -1,0 +1,283 @@
+package content
+
+import "slices"
+
+// Incremental checks. A tree made from a committed one with Tree.Edit or
+// Tree.Fork shares every unchanged page with it by pointer, and a committed
+// tree is valid, so most of a new tree needs no checking: ValidateEdit and
+// FillSlugsEdit visit only the sibling lists that are not shared with the
+// base, which costs O(depth × siblings) per edited page whatever the size of
+// the space.
+
+// NodesByID indexes every page of t by id with its place, as Nodes gives it;
+// it is the baseIndex of ValidateEdit and FillSlugsEdit. With duplicate ids
+// the last in pre-order wins.
+func NodesByID(t *Tree) map[string]PageNode {
+	out := map[string]PageNode{}
+	Walk(t, func(n PageNode) bool { out[n.Page.ID] = n; return true })
+	return out
+}
+
+// ValidateEdit returns what t.Validate() returns, the same error with the same
+// field and message, provided base is valid (base.Validate() is nil) and
+// baseIndex is NodesByID(base). It walks only what t does not share with
+// base: a page of t that is baseIndex[id].Page and lies at the same depth as
+// there is a shared subtree, valid as a whole, so only its place among its
+// new siblings is checked (slug, id uniqueness), not its fields nor its
+// descendants. Shared subtrees met at another depth are walked in full, as
+// depth limits and the group rule depend on depth.
+//
+// Id uniqueness holds across shared subtrees through baseIndex's parent
+// links: a base page is in t iff it or one of its base ancestors is met as a
+// shared subtree. The page limit is checked against an upper bound, pages of t
+// new to base plus len(baseIndex); a tree near MaxPages for which the bound
+// does not settle it is validated in full. A nil base or baseIndex falls back
+// to Validate.
+func (t *Tree) ValidateEdit(base *Tree, baseIndex map[string]PageNode) error {
+	if base == nil || baseIndex == nil {
+		return t.Validate()
+	}
+	v := editChecker{base: baseIndex}
+	if err := v.list(t.Pages, 1); err != nil {
+		// Pages before the error are distinct, so at most walked of them are
+		// outside base; Validate would have stopped on the page limit first
+		// only if the error's page could be the (MaxPages+1)th.
+		if v.walked+len(baseIndex)+1 > MaxPages {
+			return t.Validate()
+		}
+		return err
+	}
+	// No id repeats: shared subtrees are disjoint in base and hold none of the
+	// walked pages' ids, so they hold at most len(baseIndex) minus the walked
+	// pages that base also has.
+	if v.fresh+len(baseIndex) > MaxPages {
+		return t.Validate()
+	}
+	return nil
+}
+
+// editChecker is the state of ValidateEdit's walk. It meets pages in the
+// order Validate does, and at each one reports what Validate would report
+// there, so the first error it finds is Validate's.
+type editChecker struct {
+	base map[string]PageNode
+	path []int
+	// met holds the ids met so far, true for roots of shared subtrees.
+	// An id is met once: a second time is an error and ends the walk.
+	met map[string]bool
+	// inner maps a base page id to the ids met so far of its base
+	// descendants, each a repeat if the base page turns up as a shared root.
+	// Base pages already met are left out: meeting one again as a shared
+	// root is a repeat at its root, which comes first.
+	inner map[string][]string
+	// walked counts the pages checked one by one; fresh those of them
+	// whose id is not in base.
+	walked, fresh int
+}
+
+// isShared reports whether p, met at depth, is a shared subtree of base.
+func (v *editChecker) isShared(p *Page, depth int) bool {
+	n, ok := v.base[p.ID]
+	return ok && n.Page == p && n.Depth == depth
+}
+
+// seen reports whether a page with id was met already: itself, or the base
+// page inside a shared subtree met before.
+func (v *editChecker) seen(id string) bool {
+	if _, ok := v.met[id]; ok {
+		return true
+	}
+	n, ok := v.base[id]
+	if !ok {
+		return false
+	}
+	// A valid base is at most MaxPageDepth deep; the bound only guards
+	// against a corrupt index.
+	for anc, k := n.Parent, 0; anc != "" && k < MaxPageDepth; anc, k = v.base[anc].Parent, k+1 {
+		if v.met[anc] {
+			return true
+		}
+	}
+	return false
+}
+
+// meet records id as met, as a shared subtree's root when shared.
+func (v *editChecker) meet(id string, shared bool) {
+	if v.met == nil {
+		v.met = make(map[string]bool, 64)
+		v.inner = map[string][]string{}
+	}
+	v.met[id] = shared
+	n, ok := v.base[id]
+	if !ok {
+		return
+	}
+	for anc, k := n.Parent, 0; anc != "" && k < MaxPageDepth; anc, k = v.base[anc].Parent, k+1 {
+		if _, ok := v.met[anc]; !ok {
+			v.inner[anc] = append(v.inner[anc], id)
+		}
+	}
+}
+
+// repeatInside returns the error Validate reports inside the shared subtree
+// root, met at v.path: the first page in pre-order whose id was met before.
+func (v *editChecker) repeatInside(root string) error {
+	var first []int
+	var firstID string
+	for _, id := range v.inner[root] {
+		rel := v.below(root, id)
+		if first == nil || slices.Compare(rel, first) < 0 {
+			first, firstID = rel, id
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return duplicateID(append(slices.Clip(v.path), first...), firstID)
+}
+
+// below returns the indexes leading from base page root down to its
+// descendant id.
+func (v *editChecker) below(root, id string) []int {
+	var rel []int
+	for n := v.base[id]; n.Page != nil && n.Page.ID != root && len(rel) < MaxPageDepth; n = v.base[n.Parent] {
+		rel = append(rel, n.Index)
+	}
+	slices.Reverse(rel)
+	return rel
+}
+
+func (v *editChecker) list(pages []*Page, depth int) error {
+	v.path = append(v.path, 0)
+	var slugs siblingSlugs
+	for i, p := range pages {
+		v.path[depth-1] = i
+		if p == nil {
+			return nilPage(v.path)
+		}
+		if v.isShared(p, depth) {
+			// Valid in base at this depth: only its id and slug can clash.
+			if v.seen(p.ID) {
+				return duplicateID(v.path, p.ID)
+			}
+			if err := slugs.claim(p, v.path); err != nil {
+				return err
+			}
+			if err := v.repeatInside(p.ID); err != nil {
+				return err
+			}
+			v.meet(p.ID, true)
+			continue
+		}
+		v.walked++
+		if _, ok := v.base[p.ID]; !ok {
+			v.fresh++
+		}
+		if err := checkHead(p, depth, v.path); err != nil {
+			return err
+		}
+		if v.seen(p.ID) {
+			return duplicateID(v.path, p.ID)
+		}
+		v.meet(p.ID, false)
+		if err := checkBody(p, depth, v.path); err != nil {
+			return err
+		}
+		if err := slugs.claim(p, v.path); err != nil {
+			return err
+		}
+		if err := v.list(p.Pages, depth+1); err != nil {
+			return err
+		}
+	}
+	v.path = v.path[:depth-1]
+	return nil
+}
+
+// FillSlugsEdit is FillSlugs for a tree made from base by Tree.Edit or
+// Tree.Fork, with baseIndex = NodesByID(base): it visits only the sibling
+// lists that are not shared with base and never changes a page of base (a
+// page that is baseIndex[id].Page), whose slug is valid already. In a list
+// that mixes base and new pages, base pages keep their slugs and a new page
+// whose slug one of them holds is renamed (-2, -3…); when two base pages
+// clash (one was moved next to the other), the later one is replaced in the
+// list by a renamed copy. Lists are copied before being changed, so a list
+// t shares with base stays as it is. A nil base or baseIndex falls back to
+// FillSlugs.
+func (t *Tree) FillSlugsEdit(base *Tree, baseIndex map[string]PageNode) {
+	if base == nil || baseIndex == nil {
+		t.FillSlugs()
+		return
+	}
+	if pages, copied := fillSlugsEdit(t.Pages, baseIndex); copied {
+		t.Pages = pages
+	}
+}
+
+// fillSlugsEdit fills one sibling list and those below its new pages; it
+// returns the list, copied when a page in it had to be replaced.
+func fillSlugsEdit(pages []*Page, base map[string]PageNode) ([]*Page, bool) {
+	frozen := func(p *Page) bool {
+		n, ok := base[p.ID]
+		return ok && n.Page == p
+	}
+	taken := map[string]bool{}
+	// Slugs of base pages, each kept by the first base page holding it.
+	holder := map[string]int{}
+	for i, p := range pages {
+		if p == nil || p.Type == PageLink || p.Slug == "" {
+			continue
+		}
+		taken[p.Slug] = true
+		if _, ok := holder[p.Slug]; !ok && frozen(p) {
+			holder[p.Slug] = i
+		}
+	}
+	out, copied := pages, false
+	seen := map[string]bool{}
+	for i, p := range pages {
+		if p == nil {
+			continue
+		}
+		if frozen(p) {
+			if p.Type == PageLink {
+				continue
+			}
+			if h, ok := holder[p.Slug]; ok && h == i {
+				seen[p.Slug] = true
+				continue
+			}
+			// A second base page with this slug (or, in an invalid base,
+			// none): rename a copy. Its children are base pages whose list
+			// is unchanged, hence valid.
+			c := p.Clone()
+			if c.Slug == "" {
+				c.Slug = uniqueIn(taken, Slugify(c.Title))
+			} else {
+				c.Slug = uniqueIn(taken, c.Slug)
+			}
+			taken[c.Slug], seen[c.Slug] = true, true
+			if !copied {
+				out, copied = slices.Clone(pages), true
+			}
+			out[i] = c
+			continue
+		}
+		if p.Type != PageLink {
+			_, held := holder[p.Slug]
+			switch {
+			case p.Slug == "":
+				p.Slug = uniqueIn(taken, Slugify(p.Title))
+				taken[p.Slug] = true
+			case seen[p.Slug] || held:
+				p.Slug = uniqueIn(taken, p.Slug)
+				taken[p.Slug] = true
+			}
+			seen[p.Slug] = true
+		}
+		if kids, ok := fillSlugsEdit(p.Pages, base); ok {
+			p.Pages = kids
+		}
+	}
+	return out, copied
+}
