@@ -37,13 +37,13 @@ type Content struct {
 
 // Node returns a page of the revision with its place in the tree.
 func (c *Content) Node(pageID string) (content.PageNode, bool) {
-	n, ok := c.rt.nodes[pageID]
+	n, ok := c.rt.index().nodes[pageID]
 	return n, ok
 }
 
 // File returns a file of the revision by id.
 func (c *Content) File(fileID string) (content.File, bool) {
-	i, ok := c.rt.files[fileID]
+	i, ok := c.rt.index().files[fileID]
 	if !ok {
 		return content.File{}, false
 	}
@@ -97,7 +97,7 @@ func (a *App) loadTree(ctx context.Context, tx *store.Tx, hash string) (*revTree
 	if err != nil {
 		return nil, fmt.Errorf("load revision tree: %w", err)
 	}
-	rt := newRevTree(t)
+	rt := newRevTree(t, -1)
 	a.trees.put(h, rt)
 	return rt, nil
 }
@@ -169,7 +169,7 @@ func (a *App) contentOf(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, 
 	if err != nil {
 		return nil, err
 	}
-	return &Content{Space: sv, Revision: rev, Tree: rt.tree, Paths: rt.paths, rt: rt}, nil
+	return &Content{Space: sv, Revision: rev, Tree: rt.tree, Paths: rt.index().paths, rt: rt}, nil
 }
 
 // GetContent returns a revision of a space (revisionID "" for the current

@@ -11,17 +11,16 @@ import (
 )
 
 // indexRevision brings the current-revision indexes (search sections and
-// links) of a space from old to cur, touching only the pages the diff
-// reports with a changed document or metadata: O(changed pages). old nil
-// means the space had nothing indexed. docs holds documents not yet
-// readable from the store's cache, such as a commit's new ones.
-func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, old, cur *revTree, docs map[content.Hash]*content.Document) error {
-	oldTree := emptyTree
-	if old != nil {
-		oldTree = old.tree
-	}
-	var changed []string
-	for _, c := range content.Diff(oldTree, cur.tree) {
+// links) of a space up to date with the changes of a new current revision,
+// touching only the pages reported with a changed document or metadata:
+// O(changed pages). docs holds documents not yet readable from the store's
+// cache, such as a commit's new ones.
+func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, changes []content.Change, docs map[content.Hash]*content.Document) error {
+	var (
+		changed []string
+		current = map[string]*content.Page{}
+	)
+	for _, c := range changes {
 		if c.PageID == "" {
 			continue
 		}
@@ -29,6 +28,9 @@ func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceVi
 			continue
 		}
 		changed = append(changed, c.PageID)
+		if c.Page != nil {
+			current[c.PageID] = c.Page
+		}
 	}
 	if len(changed) == 0 {
 		return nil
@@ -42,11 +44,10 @@ func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceVi
 		links    []store.Link
 	)
 	for _, id := range changed {
-		n, ok := cur.nodes[id]
+		p, ok := current[id]
 		if !ok {
 			continue // removed
 		}
-		p := n.Page
 		switch p.Type {
 		case content.PageLink:
 			if r, ok := parseTarget(p.Target); ok {

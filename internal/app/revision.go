@@ -78,8 +78,12 @@ func (a *App) commit(ctx context.Context, caller folio.Caller, spaceID folio.ID,
 		if err != nil {
 			return nil, err
 		}
-		snap.Tree.FillSlugs()
-		if err := snap.Tree.Validate(); err != nil {
+		// Only what the edit did not share with the base is filled and
+		// checked: the base is valid, and an edit of one page costs the same
+		// whatever the size of the space.
+		baseIndex := base.rt.index().nodes
+		snap.Tree.FillSlugsEdit(base.Tree, baseIndex)
+		if err := snap.Tree.ValidateEdit(base.Tree, baseIndex); err != nil {
 			return nil, err
 		}
 		if err := a.putBlobs(ctx, snap); err != nil {
@@ -118,11 +122,22 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 			return err
 		}
 		sv.Revision, sv.UpdatedAt = rev.ID, tx.Now
-		rt := newRevTree(snap.Tree)
-		if err := a.indexRevision(ctx, tx, sv, base.rt, rt, snap.Documents); err != nil {
+		changes := content.Diff(base.Tree, snap.Tree)
+		pages := base.rt.pages
+		for _, ch := range changes {
+			switch {
+			case ch.Kind == content.Added && ch.PageID != "":
+				pages++
+			case ch.Kind == content.Removed && ch.PageID != "":
+				pages--
+			}
+		}
+		rt := newRevTree(snap.Tree, pages)
+		if err := a.indexRevision(ctx, tx, sv, changes, snap.Documents); err != nil {
 			return err
 		}
-		c = &Content{Space: sv, Revision: rev, Tree: rt.tree, Paths: rt.paths, rt: rt, urls: base.urls}
+		// Paths are left for reads to build: see revTree.
+		c = &Content{Space: sv, Revision: rev, Tree: rt.tree, rt: rt, urls: base.urls}
 		return nil
 	})
 	if err != nil {

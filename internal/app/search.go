@@ -135,7 +135,7 @@ func (a *App) groupHits(hits []store.SearchHit, trees map[string]*revTree) []Sea
 			if rt == nil {
 				continue
 			}
-			n, ok := rt.nodes[h.PageID]
+			n, ok := rt.index().nodes[h.PageID]
 			if !ok {
 				continue
 			}

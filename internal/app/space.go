@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/store"
 )
 
@@ -337,7 +338,7 @@ func (a *App) DuplicateSpace(ctx context.Context, caller folio.Caller, id folio.
 		if err != nil {
 			return err
 		}
-		if err := a.indexRevision(ctx, tx, &folio.SpaceView{Space: s}, nil, rt, nil); err != nil {
+		if err := a.indexRevision(ctx, tx, &folio.SpaceView{Space: s}, content.Diff(emptyTree, rt.tree), nil); err != nil {
 			return err
 		}
 		v = &folio.SpaceView{Space: s, CallerRole: ca.spaceRole(&s)}

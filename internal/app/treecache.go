@@ -11,27 +11,44 @@ import (
 // server process may cache them without coordination: a cached value can
 // never be stale, only evicted.
 
-// revTree is a decoded revision tree with the lookups the reads need. Its
-// pages are shared with other trees and must never be changed.
+// revTree is a decoded revision tree with the lookups the reads need,
+// built on first use: a commit creates the tree of its new revision without
+// paying for them. Its pages are shared with other trees and must never be
+// changed.
 type revTree struct {
 	tree  *content.Tree
+	pages int // number of pages, for the cache's accounting
+
+	once  sync.Once
 	nodes map[string]content.PageNode // every page by id
 	paths map[string]string           // document and group page paths by id
 	files map[string]int              // index of each file in tree.Files by id
 }
 
-func newRevTree(t *content.Tree) *revTree {
-	rt := &revTree{tree: t, nodes: map[string]content.PageNode{}, paths: content.Paths(t),
-		files: make(map[string]int, len(t.Files))}
-	content.Walk(t, func(n content.PageNode) bool { rt.nodes[n.Page.ID] = n; return true })
-	for i, f := range t.Files {
-		rt.files[f.ID] = i
+// newRevTree wraps a tree of the given number of pages (-1: count them).
+func newRevTree(t *content.Tree, pages int) *revTree {
+	if pages < 0 {
+		pages = 0
+		content.Walk(t, func(content.PageNode) bool { pages++; return true })
 	}
+	return &revTree{tree: t, pages: pages}
+}
+
+// index builds the lookups once and returns rt.
+func (rt *revTree) index() *revTree {
+	rt.once.Do(func() {
+		rt.nodes = content.NodesByID(rt.tree)
+		rt.paths = content.Paths(rt.tree)
+		rt.files = make(map[string]int, len(rt.tree.Files))
+		for i, f := range rt.tree.Files {
+			rt.files[f.ID] = i
+		}
+	})
 	return rt
 }
 
 // weight is the cost of keeping the tree in the cache, in pages and files.
-func (rt *revTree) weight() int { return len(rt.nodes) + len(rt.tree.Files) + 1 }
+func (rt *revTree) weight() int { return rt.pages + len(rt.tree.Files) + 1 }
 
 // lru is a size-bounded least-recently-used cache.
 type lru[K comparable, V any] struct {

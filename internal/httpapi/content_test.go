@@ -455,3 +455,30 @@ func TestImportJobOfAStoppedServerRunsAgain(t *testing.T) {
 		}
 	})
 }
+
+func TestDuplicateSpaceSharesContent(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Original")
+		importInto(t, s, admin, space, "", "markdown", []byte("# Runbook\n\nRestart the frobnicator.\n"))
+		var dup struct{ ID, Revision string }
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/duplicate", nil).WantStatus(t, 201).JSON(t, &dup)
+		var a, b revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).JSON(t, &a)
+		s.Do(t, admin, "GET", "/v1/spaces/"+dup.ID+"/content", nil).WantStatus(t, 200).JSON(t, &b)
+		if b.ID != dup.Revision || b.ID == a.ID || len(b.Pages) != 1 || b.Pages[0].ID != a.Pages[0].ID || b.Pages[0].Title != "Runbook" {
+			t.Fatalf("copy's content %+v, original's %+v", b, a)
+		}
+		var l searchList
+		s.Do(t, admin, "GET", "/v1/spaces/"+dup.ID+"/search?query=frobnicator", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count != 1 {
+			t.Fatalf("the copy is not searchable: %+v", l)
+		}
+		// Editing the copy leaves the original alone.
+		importInto(t, s, admin, dup.ID, b.Pages[0].ID, "markdown", []byte("# X\n\nChanged.\n"))
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=frobnicator", nil).JSON(t, &l)
+		if l.Count != 1 {
+			t.Fatalf("the original changed with its copy: %+v", l)
+		}
+	})
+}
