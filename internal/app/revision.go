@@ -133,11 +133,11 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 			}
 		}
 		rt := newRevTree(snap.Tree, pages)
+		rt.derive(base.rt, changes)
 		if err := a.indexRevision(ctx, tx, sv, changes, snap.Documents); err != nil {
 			return err
 		}
-		// Paths are left for reads to build: see revTree.
-		c = &Content{Space: sv, Revision: rev, Tree: rt.tree, rt: rt, urls: base.urls}
+		c = &Content{Space: sv, Revision: rev, Tree: rt.tree, Paths: rt.paths, rt: rt, urls: base.urls}
 		return nil
 	})
 	if err != nil {

@@ -13,10 +13,6 @@ import (
 // MaxSearchQuery is the longest search query, in characters.
 const MaxSearchQuery = 512
 
-// searchCandidates bounds the sections a search returns; results are pages
-// grouped from them.
-const searchCandidates = store.TitleCandidates + store.SearchCandidates
-
 // maxSectionsPerHit bounds the sections listed under one page.
 const maxSectionsPerHit = 3
 
@@ -105,18 +101,47 @@ func (a *App) searchQuery(q string) store.SearchQuery {
 }
 
 // rankedSections runs a query over spaces, relaxing the last term when the
-// exact query finds nothing.
+// exact query finds nothing, and returns the sections title matches first,
+// each group best first, with the terms to excerpt around.
 func (a *App) rankedSections(ctx context.Context, tx *store.Tx, spaceIDs []string, query string) ([]store.SearchHit, []string, error) {
-	hits, err := store.Search(ctx, tx, spaceIDs, a.searchQuery(query), searchCandidates)
-	if err != nil || len(hits) > 0 {
-		return hits, search.Terms(query), err
+	res, err := store.Search(ctx, tx, spaceIDs, a.searchQuery(query))
+	if err != nil {
+		return nil, nil, err
 	}
-	relaxed, ok := search.Relaxed(query)
-	if !ok {
-		return nil, nil, nil
+	terms := search.Terms(query)
+	if len(res.Titles)+len(res.All) == 0 {
+		relaxed, ok := search.Relaxed(query)
+		if !ok {
+			return nil, nil, nil
+		}
+		if res, err = store.Search(ctx, tx, spaceIDs, a.searchQuery(relaxed)); err != nil {
+			return nil, nil, err
+		}
+		terms = search.Terms(relaxed)
 	}
-	hits, err = store.Search(ctx, tx, spaceIDs, a.searchQuery(relaxed), searchCandidates)
-	return hits, search.Terms(relaxed), err
+	return titlesFirst(res, terms), terms, nil
+}
+
+// titlesFirst puts the sections whose page or section title holds every
+// term before the others, keeping each group's order.
+func titlesFirst(res *store.SearchResult, terms []string) []store.SearchHit {
+	out := make([]store.SearchHit, 0, len(res.Titles)+len(res.All))
+	seen := make(map[int64]bool, len(res.Titles))
+	for _, h := range res.Titles {
+		seen[h.ID] = true
+		out = append(out, h)
+	}
+	var rest []store.SearchHit
+	for _, h := range res.All {
+		switch {
+		case seen[h.ID]:
+		case res.Ranked && search.ContainsTerms(h.PageTitle+"\n"+h.Title, terms, res.Prefix):
+			out = append(out, h)
+		default:
+			rest = append(rest, h)
+		}
+	}
+	return append(out, rest...)
 }
 
 // groupHits groups ranked sections by page, best page first, and places

@@ -2,6 +2,7 @@ package app
 
 import (
 	"container/list"
+	"maps"
 	"sync"
 
 	"github.com/foliodocs/folio/internal/content"
@@ -100,4 +101,60 @@ func (c *lru[K, V]) put(k K, v V) {
 		delete(c.items, ent.key)
 		c.used -= c.size(ent.val)
 	}
+}
+
+// derive gives rt, the tree of a commit on top of base, its lookups from
+// base's and the commit's changes, without walking what the two trees
+// share: the maps are copied (a memory copy), then only the sibling lists
+// holding pages that are not base's, by pointer, are visited, and the
+// subtrees of pages that moved or changed their slug. Removed pages come
+// from the diff.
+func (rt *revTree) derive(base *revTree, changes []content.Change) {
+	base.index()
+	rt.once.Do(func() {
+		nodes := maps.Clone(base.nodes)
+		paths := maps.Clone(base.paths)
+		for _, ch := range changes {
+			if ch.Kind == content.Removed && ch.PageID != "" {
+				delete(nodes, ch.PageID)
+				delete(paths, ch.PageID)
+			}
+		}
+		// place records a page at its new place; whole re-walks its subtree.
+		var place func(p *content.Page, parent, parentPath string, index, depth int, whole bool)
+		place = func(p *content.Page, parent, parentPath string, index, depth int, whole bool) {
+			old, had := base.nodes[p.ID]
+			nodes[p.ID] = content.PageNode{Page: p, Parent: parent, Index: index, Depth: depth}
+			path := ""
+			if p.Type != content.PageLink {
+				path = p.Slug
+				if parentPath != "" {
+					path = parentPath + "/" + p.Slug
+				}
+				paths[p.ID] = path
+			} else {
+				delete(paths, p.ID)
+			}
+			if !whole && had && old.Page == p {
+				if old.Parent == parent && old.Depth == depth && base.paths[p.ID] == path {
+					return // shared, in place: its subtree is unchanged
+				}
+				whole = true // moved: every descendant's depth or path changed
+			}
+			if had && (old.Parent != parent || old.Depth != depth || base.paths[p.ID] != path) {
+				whole = true
+			}
+			for i, c := range p.Pages {
+				place(c, p.ID, path, i, depth+1, whole)
+			}
+		}
+		for i, p := range rt.tree.Pages {
+			place(p, "", "", i, 1, false)
+		}
+		rt.nodes, rt.paths = nodes, paths
+		rt.files = make(map[string]int, len(rt.tree.Files))
+		for i, f := range rt.tree.Files {
+			rt.files[f.ID] = i
+		}
+	})
 }

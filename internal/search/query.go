@@ -168,3 +168,41 @@ func isWordRune(r rune, inWord bool) bool {
 	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || inWord && unicode.IsMark(r)
 }
+
+// ContainsTerms reports whether text holds every term as Terms splits it:
+// each term as a whole word, the last one as a word prefix when prefix is
+// true. It tells title matches from body matches among search results.
+func ContainsTerms(text string, terms []string, prefix bool) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	words := map[string]bool{}
+	var list []string
+	eachTerm(text, func(term []byte) bool {
+		w := string(term)
+		if !words[w] {
+			words[w] = true
+			list = append(list, w)
+		}
+		return true
+	})
+	for i, t := range terms {
+		if words[t] {
+			continue
+		}
+		if !prefix || i != len(terms)-1 {
+			return false
+		}
+		found := false
+		for _, w := range list {
+			if strings.HasPrefix(w, t) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

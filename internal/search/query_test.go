@@ -156,3 +156,24 @@ func TestIndexText(t *testing.T) {
 		})
 	}
 }
+
+func TestContainsTerms(t *testing.T) {
+	for _, tt := range []struct {
+		text   string
+		terms  []string
+		prefix bool
+		want   bool
+	}{
+		{"Install the Server", []string{"install", "server"}, false, true},
+		{"Install the Server", []string{"server", "inst"}, true, true},
+		{"Install the Server", []string{"inst", "server"}, true, false},
+		{"Install the Server", []string{"inst"}, false, false},
+		{"Install the Server", []string{"backup"}, true, false},
+		{"", []string{"x"}, true, false},
+		{"anything", nil, true, false},
+	} {
+		if got := search.ContainsTerms(tt.text, tt.terms, tt.prefix); got != tt.want {
+			t.Errorf("ContainsTerms(%q, %q, %v) = %v", tt.text, tt.terms, tt.prefix, got)
+		}
+	}
+}

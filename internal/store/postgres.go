@@ -97,9 +97,9 @@ func (*postgresDialect) searchRow(s SearchSection) (string, []any) {
 }
 
 // searchCandidates ranks with ts_rank, weighing page titles (A) 1.0,
-// section titles (B) 0.4 and bodies (D) 0.1. Without ORDER BY, ts_rank runs
-// on the rows returned only; it needs no statistics over all rows, so every
-// query is ranked and keeps its prefix.
+// section titles (B) 0.4 and bodies (D) 0.1, and returns the best. ts_rank
+// needs no statistics over all rows, so every query is ranked and keeps its
+// prefix; its cost is per matching row.
 func (*postgresDialect) searchPlan(context.Context, *Tx, []string) (ranked, prefix bool, err error) {
 	return true, true, nil
 }
@@ -108,5 +108,5 @@ func (*postgresDialect) searchCandidates(spaceIDs []string, match string, limit 
 	args := append([]any{match}, toAny(spaceIDs)...)
 	return `SELECT id, ts_rank('{0.1, 0.2, 0.4, 1.0}', tsv, q), space_id, page_id, section_id, ord, page_title, title
 		FROM search_sections, to_tsquery('simple', ?) q
-		WHERE tsv @@ q AND space_id IN (` + placeholders(len(spaceIDs)) + `) LIMIT ?`, append(args, limit)
+		WHERE tsv @@ q AND space_id IN (` + placeholders(len(spaceIDs)) + `) ORDER BY 2 DESC LIMIT ?`, append(args, limit)
 }

@@ -1,10 +1,8 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
-	"slices"
 	"strings"
 )
 
@@ -44,15 +42,13 @@ type SearchQuery struct {
 	TitlesExact, AllExact string
 }
 
-// Search ranks at most TitleCandidates sections matching in titles and
-// SearchCandidates sections matching anywhere. A query matching more
-// sections than that (a very common word) is ranked among its first matches
-// in index order: ranking costs a few microseconds per section, and this
-// keeps a search's cost bounded whatever the size of the index. Title
-// matches are ranked apart, so they are not crowded out.
+// Search returns at most SearchCandidates sections, the best by rank; a
+// query too common to rank (see the dialects' searchCandidates) returns at
+// most TitleCandidates sections matching in titles apart, so that body
+// matches cannot crowd them out.
 const (
-	TitleCandidates  = 200
-	SearchCandidates = 500
+	TitleCandidates  = 100
+	SearchCandidates = 250
 )
 
 // maxRowsPerInsert bounds the rows of one multi-row INSERT.
@@ -115,45 +111,40 @@ func candidates(ctx context.Context, t *Tx, spaceIDs []string, match string, lim
 		out = append(out, c)
 		return nil
 	})
-	slices.SortStableFunc(out, func(a, b candidate) int { return cmp.Compare(b.Rank, a.Rank) })
 	return out, err
 }
 
-// Search returns the best sections matching a query in the given spaces:
-// title matches first, then the others, each by rank.
-func Search(ctx context.Context, t *Tx, spaceIDs []string, q SearchQuery, limit int) ([]SearchHit, error) {
+// SearchResult holds the sections a query matched. Ranked results are in
+// All, best first; a query too common to rank has its title matches in
+// Titles and its other matches in All, both in index order. Prefix reports
+// whether the last term was taken as a prefix.
+type SearchResult struct {
+	Titles, All    []SearchHit
+	Ranked, Prefix bool
+}
+
+// Search finds the sections matching a query in the given spaces.
+func Search(ctx context.Context, t *Tx, spaceIDs []string, q SearchQuery) (*SearchResult, error) {
+	res := &SearchResult{}
 	if len(spaceIDs) == 0 || q.All == "" {
-		return nil, nil
+		return res, nil
 	}
-	ranked, prefix, err := t.db.d.searchPlan(ctx, t, q.Terms)
-	if err != nil {
+	var err error
+	if res.Ranked, res.Prefix, err = t.db.d.searchPlan(ctx, t, q.Terms); err != nil {
 		return nil, err
 	}
-	if !prefix {
+	if !res.Prefix {
 		q.Titles, q.All = q.TitlesExact, q.AllExact
 	}
-	titles, err := candidates(ctx, t, spaceIDs, q.Titles, TitleCandidates, ranked)
-	if err != nil {
-		return nil, wrap(err, "search titles")
-	}
-	all, err := candidates(ctx, t, spaceIDs, q.All, SearchCandidates, ranked)
-	if err != nil {
-		return nil, wrap(err, "search")
-	}
-	out := make([]SearchHit, 0, min(limit, len(titles)+len(all)))
-	seen := make(map[int64]bool, len(titles))
-	for _, list := range [][]candidate{titles, all} {
-		for _, c := range list {
-			if len(out) == limit {
-				break
-			}
-			if !seen[c.ID] {
-				seen[c.ID] = true
-				out = append(out, c)
-			}
+	if !res.Ranked {
+		if res.Titles, err = candidates(ctx, t, spaceIDs, q.Titles, TitleCandidates, false); err != nil {
+			return nil, wrap(err, "search titles")
 		}
 	}
-	return out, nil
+	if res.All, err = candidates(ctx, t, spaceIDs, q.All, SearchCandidates, res.Ranked); err != nil {
+		return nil, wrap(err, "search")
+	}
+	return res, nil
 }
 
 // SectionBodies loads the bodies of search sections by id.

@@ -124,25 +124,25 @@ func (sqliteDialect) searchRow(s SearchSection) (string, []any) {
 
 // searchCandidates ranks with BM25, weighing page titles 10, section titles
 // 4 and bodies 1 (bm25 is lower for better matches, so it is negated), and
-// keeps sections of the given spaces. Without ORDER BY, FTS5 ranks only the
-// rows it returns. BM25 first counts the sections holding each term, which
-// costs time in proportion to them: a query with a term held by more than
-// unrankedAbove sections is not ranked, and its matches
+// keeps sections of the given spaces: the best ones when ranked. BM25 first
+// counts the sections holding each term, and ranks every match, which costs
+// time in proportion to them: a query with a term held by more than
+// unrankedAbove sections is not ranked (see searchPlan), and its matches
 // come in index order.
 func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int, ranked bool) (string, []any) {
-	rank := "-bm25(search_fts, 10.0, 4.0, 1.0)"
+	rank, order := "-bm25(search_fts, 10.0, 4.0, 1.0)", " ORDER BY 2 DESC"
 	if !ranked {
-		rank = "0.0"
+		rank, order = "0.0", ""
 	}
 	args := append([]any{match}, toAny(spaceIDs)...)
 	return `SELECT f.rowid, ` + rank + `, s.space_id, s.page_id, s.section_id, s.ord, s.page_title, s.title
 		FROM search_fts f JOIN search_sections s ON s.id = f.rowid
-		WHERE search_fts MATCH ? AND s.space_id IN (` + placeholders(len(spaceIDs)) + `) LIMIT ?`, append(args, limit)
+		WHERE search_fts MATCH ? AND s.space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
 }
 
 // unrankedAbove is the number of sections holding a term past which FTS5
 // searches are not ranked (see searchCandidates).
-const unrankedAbove = 3000
+const unrankedAbove = 1000
 
 // searchPlan decides how a query of these normalized terms runs: ranked
 // unless a term is held by more than unrankedAbove sections, and with the

@@ -1,0 +1,155 @@
+package app
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/google/go-cmp/cmp"
+)
+
+// testTree builds fanout^levels pages with ids and slugs from their place.
+func testTree(fanout, levels int) *content.Tree {
+	var level func(prefix string, depth int) []*content.Page
+	level = func(prefix string, depth int) []*content.Page {
+		if depth > levels {
+			return nil
+		}
+		out := make([]*content.Page, fanout)
+		for i := range out {
+			id := fmt.Sprintf("%s-%d", prefix, i)
+			out[i] = &content.Page{ID: id, Type: content.PageDocument, Title: id, Slug: id, Pages: level(id, depth+1)}
+		}
+		return out
+	}
+	return &content.Tree{Pages: level("p", 1)}
+}
+
+type nodeView struct {
+	Parent       string
+	Index, Depth int
+	Same         bool
+}
+
+// check compares a derived index with one built from scratch.
+func checkDerived(t *testing.T, name string, got *revTree) {
+	t.Helper()
+	want := newRevTree(got.tree, -1).index()
+	view := func(rt *revTree) map[string]nodeView {
+		out := map[string]nodeView{}
+		for id, n := range rt.nodes {
+			out[id] = nodeView{Parent: n.Parent, Index: n.Index, Depth: n.Depth, Same: n.Page == want.nodes[id].Page}
+		}
+		return out
+	}
+	if d := cmp.Diff(view(want), view(got)); d != "" {
+		t.Fatalf("%s: nodes (-want +got):\n%s", name, d)
+	}
+	if d := cmp.Diff(want.paths, got.paths); d != "" {
+		t.Fatalf("%s: paths (-want +got):\n%s", name, d)
+	}
+}
+
+// detach removes the page id from t (a copy of the path) and returns it.
+func detach(t *testing.T, tr *content.Tree, id string) (*content.Tree, *content.Page) {
+	t.Helper()
+	n, err := content.Find(tr, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Parent == "" {
+		out := tr.Fork()
+		out.Pages = slices.Delete(out.Pages, n.Index, n.Index+1)
+		return out, n.Page
+	}
+	out, err := tr.Edit(n.Parent, func(p *content.Page) { p.Pages = slices.Delete(p.Pages, n.Index, n.Index+1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, n.Page
+}
+
+func TestDerivedIndexMatchesAFullOne(t *testing.T) {
+	base := newRevTree(testTree(5, 3), -1)
+	edits := map[string]func(t *testing.T, tr *content.Tree) *content.Tree{
+		"retitle deep": func(t *testing.T, tr *content.Tree) *content.Tree {
+			out, _ := tr.Edit("p-1-2-3", func(p *content.Page) { p.Title = "x" })
+			return out
+		},
+		"rename a parent's slug": func(t *testing.T, tr *content.Tree) *content.Tree {
+			out, _ := tr.Edit("p-2", func(p *content.Page) { p.Slug = "renamed" })
+			return out
+		},
+		"move a subtree deeper": func(t *testing.T, tr *content.Tree) *content.Tree {
+			out, moved := detach(t, tr, "p-3")
+			out, _ = out.Edit("p-0-0", func(p *content.Page) { p.Pages = append(p.Pages, moved) })
+			return out
+		},
+		"remove a subtree": func(t *testing.T, tr *content.Tree) *content.Tree {
+			out, _ := detach(t, tr, "p-4-1")
+			return out
+		},
+		"insert first": func(t *testing.T, tr *content.Tree) *content.Tree {
+			out, _ := tr.Edit("p-1", func(p *content.Page) {
+				p.Pages = append([]*content.Page{{ID: "new", Type: content.PageDocument, Title: "New", Slug: "new",
+					Pages: []*content.Page{{ID: "new-child", Type: content.PageDocument, Title: "C", Slug: "c"}}}}, p.Pages...)
+			})
+			return out
+		},
+		"append at the top": func(t *testing.T, tr *content.Tree) *content.Tree {
+			out := tr.Fork()
+			out.Pages = append(out.Pages, &content.Page{ID: "top", Type: content.PageDocument, Title: "Top", Slug: "top"})
+			return out
+		},
+	}
+	for name, edit := range edits {
+		t.Run(name, func(t *testing.T) {
+			next := edit(t, base.tree)
+			rt := newRevTree(next, -1)
+			rt.derive(base, content.Diff(base.tree, next))
+			checkDerived(t, name, rt)
+		})
+	}
+	// Chains of random edits, each derived from the one before.
+	r := rand.New(rand.NewPCG(1, 2))
+	cur := base
+	for i := range 200 {
+		ids := slices.Sorted(func(yield func(string) bool) {
+			for id := range cur.index().nodes {
+				if !yield(id) {
+					return
+				}
+			}
+		})
+		if len(ids) < 20 {
+			break
+		}
+		id := ids[r.IntN(len(ids))]
+		var next *content.Tree
+		switch r.IntN(4) {
+		case 0:
+			next, _ = cur.tree.Edit(id, func(p *content.Page) { p.Slug = fmt.Sprintf("s%d", i) })
+		case 1:
+			var moved *content.Page
+			next, moved = detach(t, cur.tree, id)
+			to := ids[r.IntN(len(ids))]
+			if _, err := content.Find(next, to); err != nil || to == id {
+				next.Pages = append(next.Pages, moved)
+				break
+			}
+			next, _ = next.Edit(to, func(p *content.Page) { p.Pages = append(p.Pages, moved) })
+		case 2:
+			next, _ = detach(t, cur.tree, id)
+		default:
+			next, _ = cur.tree.Edit(id, func(p *content.Page) {
+				p.Pages = append(p.Pages, &content.Page{ID: fmt.Sprintf("n%d", i), Type: content.PageDocument, Title: "N", Slug: "n"})
+			})
+		}
+		rt := newRevTree(next, -1)
+		rt.derive(cur, content.Diff(cur.tree, next))
+		checkDerived(t, fmt.Sprintf("random edit %d", i), rt)
+		cur = rt
+	}
+}
