@@ -85,18 +85,12 @@ func (a *App) searchQuery(q string) store.SearchQuery {
 	}
 	out := store.SearchQuery{Terms: terms}
 	if a.db.SearchDialect() == "tsquery" {
-		// Labels restrict terms to weights A and B: page and section titles.
-		// Terms hold only letters and digits, never tsquery syntax.
-		out.AllExact = strings.Join(terms, " & ")
-		out.All = out.AllExact + ":*"
-		out.TitlesExact = strings.Join(terms, ":AB & ") + ":AB"
-		out.Titles = strings.Join(terms, ":AB & ") + ":*AB"
+		out.All = search.TSQuery(q)
+		out.AllExact = strings.TrimSuffix(out.All, ":*")
 		return out
 	}
 	out.All = search.FTS5Match(q)
 	out.AllExact = strings.TrimSuffix(out.All, "*")
-	out.Titles = "{page_title title} : (" + out.All + ")"
-	out.TitlesExact = "{page_title title} : (" + out.AllExact + ")"
 	return out
 }
 

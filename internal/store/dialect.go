@@ -1,7 +1,5 @@
 package store
 
-import "context"
-
 // dialect holds the few things that differ between SQLite and PostgreSQL.
 type dialect interface {
 	name() string
@@ -29,11 +27,17 @@ type dialect interface {
 	// searchRow returns one VALUES tuple of a search_sections insert.
 	searchRow(s SearchSection) (string, []any)
 	// searchCandidates returns a query of up to limit sections of some
-	// spaces matching match, in no particular order, and its arguments: id,
-	// rank (0 unranked), space_id, page_id, section_id, ord, page_title,
+	// spaces matching match (in their titles only when titles is set): the
+	// best ones when ranked, else the first found; and its arguments. Rows:
+	// id, rank (0 unranked), space_id, page_id, section_id, ord, page_title,
 	// title.
-	searchCandidates(spaceIDs []string, match string, limit int, ranked bool) (string, []any)
-	// searchPlan reports whether a query of these normalized terms may be
-	// ranked, and its last term taken as a prefix, at a bounded cost.
-	searchPlan(ctx context.Context, t *Tx, terms []string) (ranked, prefix bool, err error)
+	searchCandidates(spaceIDs []string, match string, limit int, ranked, titles bool) (string, []any)
+	// termCount is a query counting, up to a limit, the sections holding
+	// one term; its arguments are termMatch's text and the limit.
+	termCount(term string, prefix bool) string
+	// termMatch is the query text of one term, as a word or a prefix.
+	termMatch(term string, prefix bool) string
+	// analyzeContent is the statement refreshing the planner's statistics
+	// of the content indexes, or "" when the dialect needs none.
+	analyzeContent() string
 }

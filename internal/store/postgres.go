@@ -87,26 +87,45 @@ func openPostgres(ctx context.Context, cfg Config) (*DB, error) {
 }
 
 func (*postgresDialect) searchSyntax() string  { return "tsquery" }
-func (*postgresDialect) searchColumns() string { return ", tsv" }
+func (*postgresDialect) searchColumns() string { return ", tsv, title_tsv" }
 
 // searchRow builds the tsvector from the caller's normalized terms
 // (search.IndexText), so that documents and queries split words alike.
 func (*postgresDialect) searchRow(s SearchSection) (string, []any) {
-	return `(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', ?), 'D'))`,
-		[]any{s.SpaceID, s.PageID, s.SectionID, s.Ord, s.PageTitle, s.Title, s.Body, s.Terms[0], s.Terms[1], s.Terms[2]}
+	return `(?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', ?), 'D'), to_tsvector('simple', ?))`,
+		[]any{s.SpaceID, s.PageID, s.SectionID, s.Ord, s.PageTitle, s.Title, s.Body, s.Terms[0], s.Terms[1], s.Terms[2], s.Terms[0] + " " + s.Terms[1]}
 }
 
 // searchCandidates ranks with ts_rank, weighing page titles (A) 1.0,
-// section titles (B) 0.4 and bodies (D) 0.1, and returns the best. ts_rank
-// needs no statistics over all rows, so every query is ranked and keeps its
-// prefix; its cost is per matching row.
-func (*postgresDialect) searchPlan(context.Context, *Tx, []string) (ranked, prefix bool, err error) {
-	return true, true, nil
+// section titles (B) 0.4 and bodies (D) 0.1, and returns the best; ts_rank
+// reads every matching section, so queries too common to rank (searchPlan)
+// take their first matches. Title searches read title_tsv.
+func (*postgresDialect) searchCandidates(spaceIDs []string, match string, limit int, ranked, titles bool) (string, []any) {
+	col, rank, order := "tsv", "ts_rank('{0.1, 0.2, 0.4, 1.0}', tsv, q)", " ORDER BY 2 DESC"
+	if titles {
+		col = "title_tsv"
+	}
+	if !ranked {
+		rank, order = "0.0::real", ""
+	}
+	args := append([]any{match}, toAny(spaceIDs)...)
+	return `SELECT id, ` + rank + `, space_id, page_id, section_id, ord, page_title, title
+		FROM search_sections, to_tsquery('simple', ?) q
+		WHERE ` + col + ` @@ q AND space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
 }
 
-func (*postgresDialect) searchCandidates(spaceIDs []string, match string, limit int, _ bool) (string, []any) {
-	args := append([]any{match}, toAny(spaceIDs)...)
-	return `SELECT id, ts_rank('{0.1, 0.2, 0.4, 1.0}', tsv, q), space_id, page_id, section_id, ord, page_title, title
-		FROM search_sections, to_tsquery('simple', ?) q
-		WHERE tsv @@ q AND space_id IN (` + placeholders(len(spaceIDs)) + `) ORDER BY 2 DESC LIMIT ?`, append(args, limit)
+// termCount counts, up to limit, the sections holding a term.
+func (*postgresDialect) termCount(term string, prefix bool) string {
+	_ = prefix
+	return `SELECT count(*) FROM (SELECT 1 FROM search_sections WHERE tsv @@ to_tsquery('simple', ?) LIMIT ?) x`
 }
+
+// termMatch is the query text of one term alone.
+func (*postgresDialect) termMatch(term string, prefix bool) string {
+	if prefix {
+		return term + ":*"
+	}
+	return term
+}
+
+func (*postgresDialect) analyzeContent() string { return "ANALYZE search_sections, content_links" }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"unicode/utf8"
 )
 
 // SearchSection is one indexed section of a page of a space's current
@@ -32,14 +33,11 @@ type SearchHit struct {
 }
 
 // SearchQuery is a query in the dialect's syntax (search.FTS5Match or
-// search.TSQuery and their title-only forms).
+// search.TSQuery).
 type SearchQuery struct {
-	Titles string   // matches in page and section titles only
-	All    string   // matches anywhere
-	Terms  []string // the normalized terms (search.Terms)
-	// TitlesExact and AllExact are Titles and All with the last term as a
-	// whole word rather than a prefix.
-	TitlesExact, AllExact string
+	All      string   // every term, the last as a prefix
+	AllExact string   // every term as a whole word
+	Terms    []string // the normalized terms (search.Terms)
 }
 
 // Search returns at most SearchCandidates sections, the best by rank; a
@@ -97,11 +95,11 @@ type candidate = SearchHit
 
 // candidates returns up to SearchCandidates matching sections of some
 // spaces, best first.
-func candidates(ctx context.Context, t *Tx, spaceIDs []string, match string, limit int, ranked bool) ([]candidate, error) {
+func candidates(ctx context.Context, t *Tx, spaceIDs []string, match string, limit int, ranked, titles bool) ([]candidate, error) {
 	if match == "" {
 		return nil, nil
 	}
-	q, args := t.db.d.searchCandidates(spaceIDs, match, limit, ranked)
+	q, args := t.db.d.searchCandidates(spaceIDs, match, limit, ranked, titles)
 	var out []candidate
 	err := t.once().query(ctx, q, args, func(r *sql.Rows) error {
 		var c candidate
@@ -130,21 +128,63 @@ func Search(ctx context.Context, t *Tx, spaceIDs []string, q SearchQuery) (*Sear
 		return res, nil
 	}
 	var err error
-	if res.Ranked, res.Prefix, err = t.db.d.searchPlan(ctx, t, q.Terms); err != nil {
+	if res.Ranked, res.Prefix, err = searchPlan(ctx, t, q.Terms); err != nil {
 		return nil, err
 	}
+	match := q.All
 	if !res.Prefix {
-		q.Titles, q.All = q.TitlesExact, q.AllExact
+		match = q.AllExact
 	}
 	if !res.Ranked {
-		if res.Titles, err = candidates(ctx, t, spaceIDs, q.Titles, TitleCandidates, false); err != nil {
+		if res.Titles, err = candidates(ctx, t, spaceIDs, match, TitleCandidates, false, true); err != nil {
 			return nil, wrap(err, "search titles")
 		}
 	}
-	if res.All, err = candidates(ctx, t, spaceIDs, q.All, SearchCandidates, res.Ranked); err != nil {
+	if res.All, err = candidates(ctx, t, spaceIDs, match, SearchCandidates, res.Ranked, false); err != nil {
 		return nil, wrap(err, "search")
 	}
 	return res, nil
+}
+
+// unrankedAbove is the number of sections holding a term past which a
+// search is not ranked: ranking reads every match (and on SQLite, BM25
+// first reads the list of every term), so the cost of ranking grows with
+// how common the terms are.
+const unrankedAbove = 1000
+
+// searchPlan decides how a query of these normalized terms runs: ranked
+// unless a term is held by more than unrankedAbove sections, and with the
+// last term as a prefix unless the word itself is that common (a finished
+// word: expanding it would merge long lists for little). Each count stops
+// at the bound.
+func searchPlan(ctx context.Context, t *Tx, terms []string) (ranked, prefix bool, err error) {
+	count := func(term string, prefix bool) (int, error) {
+		var n int
+		err := t.get(ctx, t.db.d.termCount(term, prefix), []any{t.db.d.termMatch(term, prefix), unrankedAbove + 1}, &n)
+		return n, wrap(err, "count search terms")
+	}
+	ranked, prefix = true, true
+	for i, term := range terms {
+		last := i == len(terms)-1
+		n, err := count(term, false)
+		if err != nil {
+			return false, false, err
+		}
+		if n > unrankedAbove {
+			ranked = false
+			if last {
+				prefix = false
+			}
+			continue
+		}
+		if last && utf8.RuneCountInString(term) <= 4 {
+			if n, err = count(term, true); err != nil {
+				return false, false, err
+			}
+			ranked = ranked && n <= unrankedAbove
+		}
+	}
+	return ranked, prefix, nil
 }
 
 // SectionBodies loads the bodies of search sections by id.
@@ -173,3 +213,16 @@ func SectionBodies(ctx context.Context, t *Tx, ids []int64) (map[int64]string, e
 
 // SearchDialect names the query syntax Search expects: "fts5" or "tsquery".
 func (db *DB) SearchDialect() string { return db.d.searchSyntax() }
+
+// AnalyzeContentIndex refreshes the query planner's statistics of the
+// content indexes after a large change (a big import), so that searches
+// are planned for the new data at once rather than after the next
+// automatic analysis. SQLite plans these queries without statistics.
+func (db *DB) AnalyzeContentIndex(ctx context.Context) error {
+	q := db.d.analyzeContent()
+	if q == "" {
+		return nil
+	}
+	_, err := db.read.db.ExecContext(ctx, q)
+	return wrap(err, "analyze content indexes")
+}

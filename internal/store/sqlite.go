@@ -125,14 +125,15 @@ func (sqliteDialect) searchRow(s SearchSection) (string, []any) {
 // searchCandidates ranks with BM25, weighing page titles 10, section titles
 // 4 and bodies 1 (bm25 is lower for better matches, so it is negated), and
 // keeps sections of the given spaces: the best ones when ranked. BM25 first
-// counts the sections holding each term, and ranks every match, which costs
-// time in proportion to them: a query with a term held by more than
-// unrankedAbove sections is not ranked (see searchPlan), and its matches
-// come in index order.
-func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int, ranked bool) (string, []any) {
+// counts the sections holding each term, and ranks every match, so queries
+// too common to rank (searchPlan) take their first matches in index order.
+func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int, ranked, titles bool) (string, []any) {
 	rank, order := "-bm25(search_fts, 10.0, 4.0, 1.0)", " ORDER BY 2 DESC"
 	if !ranked {
 		rank, order = "0.0", ""
+	}
+	if titles {
+		match = "{page_title title} : (" + match + ")"
 	}
 	args := append([]any{match}, toAny(spaceIDs)...)
 	return `SELECT f.rowid, ` + rank + `, s.space_id, s.page_id, s.section_id, s.ord, s.page_title, s.title
@@ -140,42 +141,18 @@ func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int
 		WHERE search_fts MATCH ? AND s.space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
 }
 
-// unrankedAbove is the number of sections holding a term past which FTS5
-// searches are not ranked (see searchCandidates).
-const unrankedAbove = 1000
-
-// searchPlan decides how a query of these normalized terms runs: ranked
-// unless a term is held by more than unrankedAbove sections, and with the
-// last term as a prefix unless the word itself is that common (a finished
-// word: expanding it would merge long lists for little). Each count stops at
-// the bound; prefixes of up to 4 characters read the prefix index.
-func (sqliteDialect) searchPlan(ctx context.Context, t *Tx, terms []string) (ranked, prefix bool, err error) {
-	count := func(match string) (int, error) {
-		var n int
-		err := t.get(ctx, `SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
-			[]any{match, unrankedAbove + 1}, &n)
-		return n, wrap(err, "count search terms")
-	}
-	ranked, prefix = true, true
-	for i, term := range terms {
-		quoted := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
-		n, err := count(quoted)
-		if err != nil {
-			return false, false, err
-		}
-		if n > unrankedAbove {
-			ranked = false
-			if i == len(terms)-1 {
-				prefix = false
-			}
-			continue
-		}
-		if i == len(terms)-1 && utf8.RuneCountInString(term) <= 4 {
-			if n, err = count(quoted + "*"); err != nil {
-				return false, false, err
-			}
-			ranked = ranked && n <= unrankedAbove
-		}
-	}
-	return ranked, prefix, nil
+// termCount counts, up to limit, the sections holding a term.
+func (sqliteDialect) termCount(string, bool) string {
+	return `SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`
 }
+
+// termMatch is the query text of one term alone.
+func (sqliteDialect) termMatch(term string, prefix bool) string {
+	m := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+	if prefix {
+		m += "*"
+	}
+	return m
+}
+
+func (sqliteDialect) analyzeContent() string { return "" }

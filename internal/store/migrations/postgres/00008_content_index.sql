@@ -14,10 +14,14 @@ CREATE TABLE search_sections (
     page_title TEXT NOT NULL,
     title      TEXT NOT NULL,
     body       TEXT NOT NULL,
-    tsv        TSVECTOR NOT NULL
+    tsv        TSVECTOR NOT NULL,
+    title_tsv  TSVECTOR NOT NULL
 );
 CREATE INDEX search_sections_page ON search_sections (space_id, page_id);
 CREATE INDEX search_sections_tsv ON search_sections USING GIN (tsv);
+-- The titles alone, so that title matches of common words are found without
+-- reading every section that holds them.
+CREATE INDEX search_sections_title_tsv ON search_sections USING GIN (title_tsv);
 
 -- Every content reference and URL of each page, in document order. target_space
 -- is the referenced space, the page's own space when the reference names none.
