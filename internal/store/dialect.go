@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // dialect holds the few things that differ between SQLite and PostgreSQL.
 type dialect interface {
 	name() string
@@ -32,9 +34,9 @@ type dialect interface {
 	// id, rank (0 unranked), space_id, page_id, section_id, ord, page_title,
 	// title.
 	searchCandidates(spaceIDs []string, match string, limit int, ranked, titles bool) (string, []any)
-	// termCount is a query counting, up to a limit, the sections holding
-	// one term; its arguments are termMatch's text and the limit.
-	termCount(term string, prefix bool) string
+	// termFrequency tells, exactly up to limit or by estimate, how many
+	// sections hold a term (as a prefix when prefix is set).
+	termFrequency(ctx context.Context, t *Tx, term string, prefix bool, limit int) (int, error)
 	// termMatch is the query text of one term, as a word or a prefix.
 	termMatch(term string, prefix bool) string
 	// analyzeContent is the statement refreshing the planner's statistics

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -16,7 +17,21 @@ import (
 
 type postgresDialect struct {
 	rebound sync.Map // query with ? → query with $n
+
+	statsMu sync.Mutex
+	stats   *termStats
 }
+
+// termStats are the most common lexemes of search_sections.tsv and the
+// number of sections holding each, from the planner's statistics.
+type termStats struct {
+	at     time.Time
+	counts map[string]float64
+}
+
+// termStatsTTL is how long the statistics are reused before being read
+// again; ANALYZE (automatic, or after large imports) refreshes them.
+const termStatsTTL = time.Minute
 
 func (*postgresDialect) name() string      { return "postgres" }
 func (*postgresDialect) forUpdate() string { return " FOR UPDATE" }
@@ -114,12 +129,6 @@ func (*postgresDialect) searchCandidates(spaceIDs []string, match string, limit 
 		WHERE ` + col + ` @@ q AND space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
 }
 
-// termCount counts, up to limit, the sections holding a term.
-func (*postgresDialect) termCount(term string, prefix bool) string {
-	_ = prefix
-	return `SELECT count(*) FROM (SELECT 1 FROM search_sections WHERE tsv @@ to_tsquery('simple', ?) LIMIT ?) x`
-}
-
 // termMatch is the query text of one term alone.
 func (*postgresDialect) termMatch(term string, prefix bool) string {
 	if prefix {
@@ -129,3 +138,61 @@ func (*postgresDialect) termMatch(term string, prefix bool) string {
 }
 
 func (*postgresDialect) analyzeContent() string { return "ANALYZE search_sections, content_links" }
+
+// termFrequency estimates the sections holding a term from the planner's
+// statistics of search_sections.tsv (pg_stats.most_common_elems, kept by
+// ANALYZE): counting in the GIN index would read the term's whole posting
+// list, which for a common word costs more than the search. A term absent
+// from the most common ones is rarer than all of them: 0.
+func (d *postgresDialect) termFrequency(ctx context.Context, t *Tx, term string, prefix bool, _ int) (int, error) {
+	st, err := d.termStats(ctx, t)
+	if err != nil {
+		return 0, err
+	}
+	if !prefix {
+		return int(st.counts[term]), nil
+	}
+	n := 0.0
+	for lexeme, c := range st.counts {
+		if strings.HasPrefix(lexeme, term) {
+			n += c
+		}
+	}
+	return int(n), nil
+}
+
+func (d *postgresDialect) termStats(ctx context.Context, t *Tx) (*termStats, error) {
+	d.statsMu.Lock()
+	defer d.statsMu.Unlock()
+	if d.stats != nil && time.Since(d.stats.at) < termStatsTTL {
+		return d.stats, nil
+	}
+	st := &termStats{at: time.Now(), counts: map[string]float64{}}
+	var elems, freqs sql.NullString
+	var rows float64
+	err := t.get(ctx, `SELECT s.most_common_elems::text, s.most_common_elem_freqs::text, c.reltuples
+		FROM pg_stats s
+		JOIN pg_namespace n ON n.nspname = s.schemaname
+		JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.tablename
+		WHERE s.schemaname = current_schema() AND s.tablename = 'search_sections' AND s.attname = 'tsv'`,
+		nil, &elems, &freqs, &rows)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, wrap(err, "read search statistics")
+	}
+	if elems.Valid && freqs.Valid {
+		// Lexemes are letters and digits (search.IndexText): no quoting.
+		es := strings.Split(strings.Trim(elems.String, "{}"), ",")
+		fs := strings.Split(strings.Trim(freqs.String, "{}"), ",")
+		for i, e := range es {
+			if i >= len(fs) {
+				break
+			}
+			f, err := strconv.ParseFloat(fs[i], 64)
+			if err == nil {
+				st.counts[strings.Trim(e, `"`)] = f * rows
+			}
+		}
+	}
+	d.stats = st
+	return st, nil
+}

@@ -156,12 +156,10 @@ const unrankedAbove = 1000
 // unless a term is held by more than unrankedAbove sections, and with the
 // last term as a prefix unless the word itself is that common (a finished
 // word: expanding it would merge long lists for little). Each count stops
-// at the bound.
+// at the bound (SQLite) or is estimated from statistics (PostgreSQL).
 func searchPlan(ctx context.Context, t *Tx, terms []string) (ranked, prefix bool, err error) {
 	count := func(term string, prefix bool) (int, error) {
-		var n int
-		err := t.get(ctx, t.db.d.termCount(term, prefix), []any{t.db.d.termMatch(term, prefix), unrankedAbove + 1}, &n)
-		return n, wrap(err, "count search terms")
+		return t.db.d.termFrequency(ctx, t, term, prefix, unrankedAbove+1)
 	}
 	ranked, prefix = true, true
 	for i, term := range terms {

@@ -141,11 +141,6 @@ func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int
 		WHERE search_fts MATCH ? AND s.space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
 }
 
-// termCount counts, up to limit, the sections holding a term.
-func (sqliteDialect) termCount(string, bool) string {
-	return `SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`
-}
-
 // termMatch is the query text of one term alone.
 func (sqliteDialect) termMatch(term string, prefix bool) string {
 	m := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
@@ -156,3 +151,12 @@ func (sqliteDialect) termMatch(term string, prefix bool) string {
 }
 
 func (sqliteDialect) analyzeContent() string { return "" }
+
+// termFrequency counts the sections holding a term, up to limit: FTS5
+// stops reading the term's list there.
+func (d sqliteDialect) termFrequency(ctx context.Context, t *Tx, term string, prefix bool, limit int) (int, error) {
+	var n int
+	err := t.get(ctx, `SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
+		[]any{d.termMatch(term, prefix), limit}, &n)
+	return n, wrap(err, "count search terms")
+}
