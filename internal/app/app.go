@@ -57,10 +57,12 @@ type App struct {
 	docs       *lru[content.Hash, *content.Document]
 }
 
-// Cache bounds: decoded trees by pages and files held, documents by nodes.
+// Cache bounds: decoded trees by pages and files held (about 0.5 KB each
+// with their lookups), documents by nodes (about 0.2 KB each): about
+// 100 MB and 100 MB at most.
 const (
-	treeCacheWeight     = 1_000_000
-	documentCacheWeight = 4_000_000
+	treeCacheWeight     = 200_000
+	documentCacheWeight = 500_000
 )
 
 // New returns an App over a migrated store.

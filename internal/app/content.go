@@ -248,7 +248,7 @@ func (a *App) ListFiles(ctx context.Context, caller folio.Caller, spaceID, revis
 	if err != nil {
 		return nil, l, err
 	}
-	files := c.Tree.Files // sorted by id: see content.LoadTree and the tree encoding
+	files := c.rt.index().byID
 	start := 0
 	if opts.After != nil {
 		after := opts.After[0].(string)

@@ -3,6 +3,8 @@ package app
 import (
 	"container/list"
 	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/foliodocs/folio/internal/content"
@@ -24,6 +26,16 @@ type revTree struct {
 	nodes map[string]content.PageNode // every page by id
 	paths map[string]string           // document and group page paths by id
 	files map[string]int              // index of each file in tree.Files by id
+	byID  []content.File              // the files ordered by id, for lists
+}
+
+// indexFiles builds the file lookups.
+func (rt *revTree) indexFiles() {
+	rt.files = make(map[string]int, len(rt.tree.Files))
+	for i, f := range rt.tree.Files {
+		rt.files[f.ID] = i
+	}
+	rt.byID = slices.SortedFunc(slices.Values(rt.tree.Files), func(a, b content.File) int { return strings.Compare(a.ID, b.ID) })
 }
 
 // newRevTree wraps a tree of the given number of pages (-1: count them).
@@ -40,10 +52,7 @@ func (rt *revTree) index() *revTree {
 	rt.once.Do(func() {
 		rt.nodes = content.NodesByID(rt.tree)
 		rt.paths = content.Paths(rt.tree)
-		rt.files = make(map[string]int, len(rt.tree.Files))
-		for i, f := range rt.tree.Files {
-			rt.files[f.ID] = i
-		}
+		rt.indexFiles()
 	})
 	return rt
 }
@@ -152,9 +161,6 @@ func (rt *revTree) derive(base *revTree, changes []content.Change) {
 			place(p, "", "", i, 1, false)
 		}
 		rt.nodes, rt.paths = nodes, paths
-		rt.files = make(map[string]int, len(rt.tree.Files))
-		for i, f := range rt.tree.Files {
-			rt.files[f.ID] = i
-		}
+		rt.indexFiles()
 	})
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/apitest/corpus"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/store"
 )
@@ -232,9 +233,10 @@ func TestImportZipWithFiles(t *testing.T) {
 			"guide/README.md":          "# Guide\n\nThe guide.\n",
 			"guide/setup.md":           "# Setup\n\n![Logo](../.gitbook/assets/logo.png)\n",
 			".gitbook/assets/logo.png": string(png),
+			"notes.txt":                "plain text notes",
 		})
 		res := importInto(t, s, admin, space, "", "zip", archive)
-		if res.ImportedResources != 4 { // three pages and a file
+		if res.ImportedResources != 5 { // three pages and two files
 			t.Fatalf("import result %+v", res)
 		}
 		var rev revisionBody
@@ -243,10 +245,29 @@ func TestImportZipWithFiles(t *testing.T) {
 			len(rev.Pages[1].Pages) != 1 || rev.Pages[1].Pages[0].Title != "Setup" || rev.Pages[1].Pages[0].Path != "guide/setup" {
 			t.Fatalf("tree %+v", rev.Pages)
 		}
-		if len(rev.Files) != 1 {
+		if len(rev.Files) != 2 {
 			t.Fatalf("files %+v", rev.Files)
 		}
 		f := rev.Files[0]
+		if f.Name != "logo.png" {
+			f = rev.Files[1]
+		}
+		// Files page by id.
+		var page1, page2 struct {
+			Count int
+			Next  *struct{ Page string }
+			Items []fileBody
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/files?limit=1", nil).WantStatus(t, 200).JSON(t, &page1)
+		if page1.Count != 2 || len(page1.Items) != 1 || page1.Next == nil {
+			t.Fatalf("first page of files %+v", page1)
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/files?limit=1&page="+page1.Next.Page, nil).WantStatus(t, 200).JSON(t, &page2)
+		if len(page2.Items) != 1 || page2.Next != nil || page2.Items[0].ID == page1.Items[0].ID {
+			t.Fatalf("second page of files %+v", page2)
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/files?limit=1001", nil).WantError(t, 400, "limit")
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/files?page=bad", nil).WantError(t, 400, "page")
 		if f.Name != "logo.png" || f.ContentType != "image/png" || f.Size != int64(len(png)) || f.Dimensions == nil ||
 			f.Dimensions.Width != 1 || f.Dimensions.Height != 1 || !strings.HasPrefix(f.DownloadURL, apitest.PublicURL+"/v1/files/") {
 			t.Fatalf("file %+v", f)
@@ -479,6 +500,39 @@ func TestDuplicateSpaceSharesContent(t *testing.T) {
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=frobnicator", nil).JSON(t, &l)
 		if l.Count != 1 {
 			t.Fatalf("the original changed with its copy: %+v", l)
+		}
+	})
+}
+
+func TestImportThousandPageZip(t *testing.T) {
+	archive := corpus.Zip(20, 49, 60, 7) // 20 folders of 49 pages and a README
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Big")
+		res := importInto(t, s, admin, space, "", "zip", archive)
+		if res.ImportedResources != 1000 {
+			t.Fatalf("imported %d resources, want 1000", res.ImportedResources)
+		}
+		var pages struct {
+			Pages []struct {
+				Title string
+				Pages []struct{ ID, Path string }
+			}
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+		n := 0
+		for _, p := range pages.Pages {
+			n += 1 + len(p.Pages)
+		}
+		if len(pages.Pages) != 20 || n != 1000 {
+			t.Fatalf("%d folders, %d pages", len(pages.Pages), n)
+		}
+		leaf := pages.Pages[7].Pages[11]
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/path/"+leaf.Path, nil).WantStatus(t, 200)
+		var l searchList
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query="+corpus.Word(50), nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count == 0 {
+			t.Fatal("the imported pages are not searchable")
 		}
 	})
 }

@@ -45,8 +45,8 @@ type SearchQuery struct {
 // most TitleCandidates sections matching in titles apart, so that body
 // matches cannot crowd them out.
 const (
-	TitleCandidates  = 100
-	SearchCandidates = 250
+	TitleCandidates  = 60
+	SearchCandidates = 150
 )
 
 // maxRowsPerInsert bounds the rows of one multi-row INSERT.
