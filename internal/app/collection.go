@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
@@ -122,22 +123,12 @@ func (a *App) ListCollections(ctx context.Context, caller folio.Caller, orgID fo
 			if c := x.CreatedAt.Compare(y.CreatedAt); c != 0 {
 				return c
 			}
-			return compareStrings(x.ID, y.ID)
+			return strings.Compare(x.ID, y.ID)
 		})
 		l, err = pageInMemory(all, opts, func(v *folio.CollectionView) []any { return []any{v.CreatedAt.UnixMicro(), v.ID} }, "is")
 		return err
 	})
 	return l, err
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // pageInMemory cuts one keyset page out of a sorted slice.

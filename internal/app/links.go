@@ -159,24 +159,15 @@ func (r *linkReader) target(l store.Link) (*Location, string, error) {
 	return nil, LinkOK, nil
 }
 
-// SpaceLinks reports the targets referenced from the current content of a
-// space (or of one of its pages), grouped by target in order of first use,
-// with their status; status filters the list, not the stats.
-func (a *App) SpaceLinks(ctx context.Context, caller folio.Caller, spaceID folio.ID, pageID, status string, opts folio.ListOptions) (l folio.List[LinkUsage], stats LinkStats, err error) {
-	switch status {
-	case "", LinkOK, LinkBroken, LinkInApp:
-	default:
-		return l, stats, folio.FieldErrorf("status", "status must be ok, broken or in-app")
-	}
-	if _, err := searchOffset(opts); err != nil {
-		return l, stats, err
-	}
+// readLinks runs fn with a link reader over a space the caller may view and
+// its current content, after checking that the page (or, with pageID empty
+// and fileID set, the file) exists there.
+func (a *App) readLinks(ctx context.Context, caller folio.Caller, spaceID folio.ID, pageID, fileID string, fn func(r *linkReader, tx *store.Tx) error) error {
 	urls, err := a.fileURLs(ctx)
 	if err != nil {
-		return l, stats, err
+		return err
 	}
-	var usages []LinkUsage
-	err = a.db.Read(ctx, func(tx *store.Tx) error {
+	return a.db.Read(ctx, func(tx *store.Tx) error {
 		r := &linkReader{a: a, ctx: ctx, tx: tx, caller: caller, urls: urls, spaces: map[string]*Content{}, orgs: map[string]*folio.OrganizationView{}}
 		c, err := r.content(spaceID)
 		if err != nil {
@@ -189,7 +180,29 @@ func (a *App) SpaceLinks(ctx context.Context, caller folio.Caller, spaceID folio
 			if _, ok := c.Node(pageID); !ok {
 				return errPageNotFound
 			}
+		} else if fileID != "" {
+			if _, ok := c.File(fileID); !ok {
+				return errFileNotFound
+			}
 		}
+		return fn(r, tx)
+	})
+}
+
+// SpaceLinks reports the targets referenced from the current content of a
+// space (or of one of its pages), grouped by target in order of first use,
+// with their status; status filters the list, not the stats.
+func (a *App) SpaceLinks(ctx context.Context, caller folio.Caller, spaceID folio.ID, pageID, status string, opts folio.ListOptions) (l folio.List[LinkUsage], stats LinkStats, err error) {
+	switch status {
+	case "", LinkOK, LinkBroken, LinkInApp:
+	default:
+		return l, stats, folio.FieldErrorf("status", "status must be ok, broken or in-app")
+	}
+	if _, err := searchOffset(opts); err != nil {
+		return l, stats, err
+	}
+	var usages []LinkUsage
+	err = a.readLinks(ctx, caller, spaceID, pageID, "", func(r *linkReader, tx *store.Tx) error {
 		links, err := store.ListLinks(ctx, tx, spaceID, pageID)
 		if err != nil {
 			return err
@@ -245,27 +258,8 @@ func (a *App) Backlinks(ctx context.Context, caller folio.Caller, spaceID folio.
 	if _, err := searchOffset(opts); err != nil {
 		return l, err
 	}
-	urls, err := a.fileURLs(ctx)
-	if err != nil {
-		return l, err
-	}
 	var locs []Location
-	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		r := &linkReader{a: a, ctx: ctx, tx: tx, caller: caller, urls: urls, spaces: map[string]*Content{}, orgs: map[string]*folio.OrganizationView{}}
-		c, err := r.content(spaceID)
-		if err != nil {
-			return err
-		}
-		if c == nil {
-			return errSpaceNotFound
-		}
-		if pageID != "" {
-			if _, ok := c.Node(pageID); !ok {
-				return errPageNotFound
-			}
-		} else if _, ok := c.File(fileID); !ok {
-			return errFileNotFound
-		}
+	err = a.readLinks(ctx, caller, spaceID, pageID, fileID, func(r *linkReader, tx *store.Tx) error {
 		links, err := store.Backlinks(ctx, tx, spaceID, pageID, fileID)
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Objects are the stored form of a tree (docs/content-design.md): every
@@ -45,27 +46,17 @@ func (t *Tree) canonBytes() []byte {
 		c.Pages[i] = p.Hash().String()
 	}
 	c.Files = slices.Clone(t.Files)
-	slices.SortStableFunc(c.Files, func(a, b File) int { return compareStrings(a.ID, b.ID) })
+	slices.SortStableFunc(c.Files, func(a, b File) int { return strings.Compare(a.ID, b.ID) })
 	c.ReusableContents = slices.Clone(t.ReusableContents)
 	for i := range c.ReusableContents {
 		c.ReusableContents[i].Computed = canonRaw(c.ReusableContents[i].Computed)
 	}
-	slices.SortStableFunc(c.ReusableContents, func(a, b ReusableContent) int { return compareStrings(a.ID, b.ID) })
+	slices.SortStableFunc(c.ReusableContents, func(a, b ReusableContent) int { return strings.Compare(a.ID, b.ID) })
 	if len(c.Variables) == 0 {
 		c.Variables = nil
 	}
 	b, _ := json.Marshal(c)
 	return b
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // DocumentObject returns the stored form of a document.

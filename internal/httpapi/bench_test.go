@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/foliodocs/folio/internal/apitest"
 	"github.com/foliodocs/folio/internal/store/storetest"
@@ -81,20 +79,5 @@ func BenchmarkUpdateOrganization(b *testing.B) {
 // benchGetP99 runs GET path one request at a time through the handler and
 // reports the p99 latency beside ns/op.
 func benchGetP99(b *testing.B, h http.Handler, token, path string) {
-	durations := make([]time.Duration, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		req := httptest.NewRequest("GET", path, nil)
-		req.Header.Set("Authorization", "Bearer "+token)
-		rec := httptest.NewRecorder()
-		start := time.Now()
-		h.ServeHTTP(rec, req)
-		durations = append(durations, time.Since(start))
-		if rec.Code != http.StatusOK {
-			b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
-		}
-	}
-	slices.Sort(durations)
-	b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds())/1000, "p99-ms")
+	timeGets(b, h, token, []string{path})
 }
