@@ -8,3 +8,17 @@ func FakeFutureMigration(ctx context.Context, t *Tx, version int64) error {
 	_, err := t.exec(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, TRUE)`, version)
 	return err
 }
+
+// ReapplyMigration runs a migration down and up again, as on a database
+// that reached it with the data it finds.
+func ReapplyMigration(ctx context.Context, db *DB, version int64) error {
+	p, err := db.provider()
+	if err != nil {
+		return err
+	}
+	if _, err := p.ApplyVersion(ctx, version, false); err != nil {
+		return err
+	}
+	_, err = p.ApplyVersion(ctx, version, true)
+	return err
+}
