@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -55,8 +56,8 @@ func (c *Content) File(fileID string) (content.File, bool) {
 type PageContent struct {
 	*Content
 	Node     content.PageNode
-	Document *content.Document // set for FormatDocument
-	Markdown *string           // set for FormatMarkdown
+	Document json.RawMessage // set for FormatDocument: the stored JSON
+	Markdown *string         // set for FormatMarkdown
 }
 
 // hashHex converts a content hash to the store's key.
@@ -102,14 +103,20 @@ func (a *App) loadTree(ctx context.Context, tx *store.Tx, hash string) (*revTree
 	return rt, nil
 }
 
-// loadDocument returns the document stored under h; the zero hash is an
-// empty document.
-func (a *App) loadDocument(ctx context.Context, tx *store.Tx, h content.Hash) (*content.Document, error) {
+// emptyDocumentJSON is the JSON of an empty document (the zero hash).
+var emptyDocumentJSON = func() []byte {
+	b, _ := content.NewDocument().MarshalJSON()
+	return b
+}()
+
+// loadDocumentJSON returns the JSON of the document stored under h; the
+// zero hash is an empty document.
+func (a *App) loadDocumentJSON(ctx context.Context, tx *store.Tx, h content.Hash) ([]byte, error) {
 	if h.IsZero() {
-		return content.NewDocument(), nil
+		return emptyDocumentJSON, nil
 	}
-	if d, ok := a.docs.get(h); ok {
-		return d, nil
+	if b, ok := a.docs.get(h); ok {
+		return b, nil
 	}
 	got, err := store.GetObjects(ctx, tx, []string{hashHex(h)})
 	if err != nil {
@@ -119,29 +126,21 @@ func (a *App) loadDocument(ctx context.Context, tx *store.Tx, h content.Hash) (*
 	if !ok {
 		return nil, fmt.Errorf("document object %s is missing", h)
 	}
-	d := new(content.Document)
-	if err := d.UnmarshalJSON(o.Data); err != nil {
-		return nil, fmt.Errorf("decode document %s: %w", h, err)
-	}
-	a.docs.put(h, d)
-	return d, nil
+	a.docs.put(h, o.Data)
+	return o.Data, nil
 }
 
-// documentWeight approximates a document's memory by its node count.
-func documentWeight(d *content.Document) int {
-	n := 1
-	var walk func(nodes []content.Node)
-	walk = func(nodes []content.Node) {
-		for i := range nodes {
-			n++
-			walk(nodes[i].Nodes)
-			for _, f := range nodes[i].Fragments {
-				walk(f.Nodes)
-			}
-		}
+// loadDocument returns the document stored under h, decoded.
+func (a *App) loadDocument(ctx context.Context, tx *store.Tx, h content.Hash) (*content.Document, error) {
+	b, err := a.loadDocumentJSON(ctx, tx, h)
+	if err != nil {
+		return nil, err
 	}
-	walk(d.Nodes)
-	return n
+	d := new(content.Document)
+	if err := d.UnmarshalJSON(b); err != nil {
+		return nil, fmt.Errorf("decode document %s: %w", h, err)
+	}
+	return d, nil
 }
 
 // revisionContent loads a revision of a space the caller may view:
@@ -219,21 +218,20 @@ func (a *App) GetPage(ctx context.Context, caller folio.Caller, spaceID, revisio
 		if opts.Format == "" || n.Page.Type != content.PageDocument {
 			return nil
 		}
+		if opts.Format == folio.FormatDocument {
+			pc.Document, err = a.loadDocumentJSON(ctx, tx, n.Page.Document)
+			return err
+		}
 		doc, err := a.loadDocument(ctx, tx, n.Page.Document)
 		if err != nil {
 			return err
 		}
-		switch opts.Format {
-		case folio.FormatDocument:
-			pc.Document = doc
-		case folio.FormatMarkdown:
-			md, err := markdown.FromDocument(doc, contentLinks{c})
-			if err != nil {
-				return err
-			}
-			s := string(md)
-			pc.Markdown = &s
+		md, err := markdown.FromDocument(doc, contentLinks{c})
+		if err != nil {
+			return err
 		}
+		s := string(md)
+		pc.Markdown = &s
 		return nil
 	})
 	return pc, err

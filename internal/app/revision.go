@@ -144,9 +144,6 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 		return nil, err
 	}
 	a.trees.put(snap.Tree.Hash(), c.rt)
-	for h, d := range snap.Documents {
-		a.docs.put(h, d)
-	}
 	return c, nil
 }
 

@@ -132,13 +132,16 @@ func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int
 	if !ranked {
 		rank, order = "0.0", ""
 	}
+	table := "search_fts"
 	if titles {
-		match = "{page_title title} : (" + match + ")"
+		// The titles' own index: short lists even for common words.
+		table = "search_titles"
+		rank = strings.Replace(rank, "bm25(search_fts, 10.0, 4.0, 1.0)", "bm25(search_titles, 10.0, 4.0)", 1)
 	}
 	args := append([]any{match}, toAny(spaceIDs)...)
 	return `SELECT f.rowid, ` + rank + `, s.space_id, s.page_id, s.section_id, s.ord, s.page_title, s.title
-		FROM search_fts f JOIN search_sections s ON s.id = f.rowid
-		WHERE search_fts MATCH ? AND s.space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
+		FROM ` + table + ` f JOIN search_sections s ON s.id = f.rowid
+		WHERE ` + table + ` MATCH ? AND s.space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
 }
 
 // termMatch is the query text of one term alone.

@@ -109,7 +109,7 @@ type Page struct {
 	Href          string             `json:"href,omitempty"`
 	Computed      json.RawMessage    `json:"computed,omitempty"`
 	DocumentID    string             `json:"documentId,omitempty"`
-	Document      *content.Document  `json:"document,omitempty"`
+	Document      json.RawMessage    `json:"document,omitempty"`
 	Markdown      *string            `json:"markdown,omitempty"`
 
 	pagesSet bool

@@ -25,6 +25,14 @@ CREATE VIRTUAL TABLE search_fts USING fts5(
     tokenize = 'unicode61 remove_diacritics 2'
 );
 
+-- The titles alone, so that title matches of common words are found
+-- without reading every section that holds them.
+CREATE VIRTUAL TABLE search_titles USING fts5(
+    page_title, title,
+    content = 'search_sections', content_rowid = 'id',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+
 -- Merge index segments in larger, rarer steps than the default (4): each
 -- commit then spends less time merging, for slightly more segments to read.
 INSERT INTO search_fts (search_fts, rank) VALUES ('automerge', 8);
@@ -32,6 +40,7 @@ INSERT INTO search_fts (search_fts, rank) VALUES ('automerge', 8);
 -- +goose StatementBegin
 CREATE TRIGGER search_sections_insert AFTER INSERT ON search_sections BEGIN
     INSERT INTO search_fts (rowid, page_title, title, body) VALUES (new.id, new.page_title, new.title, new.body);
+    INSERT INTO search_titles (rowid, page_title, title) VALUES (new.id, new.page_title, new.title);
 END;
 -- +goose StatementEnd
 
@@ -39,6 +48,7 @@ END;
 CREATE TRIGGER search_sections_delete AFTER DELETE ON search_sections BEGIN
     INSERT INTO search_fts (search_fts, rowid, page_title, title, body)
     VALUES ('delete', old.id, old.page_title, old.title, old.body);
+    INSERT INTO search_titles (search_titles, rowid, page_title, title) VALUES ('delete', old.id, old.page_title, old.title);
 END;
 -- +goose StatementEnd
 
@@ -64,5 +74,6 @@ CREATE INDEX content_links_file_target ON content_links (target_space, target_fi
 DROP TABLE content_links;
 DROP TRIGGER search_sections_delete;
 DROP TRIGGER search_sections_insert;
+DROP TABLE search_titles;
 DROP TABLE search_fts;
 DROP TABLE search_sections;
