@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
@@ -19,7 +21,9 @@ import (
 // SQLiteFile is the name of the database file inside the data folder.
 const SQLiteFile = "folio.db"
 
-type sqliteDialect struct{}
+type sqliteDialect struct {
+	freq *termFreqCache
+}
 
 func (sqliteDialect) name() string           { return "sqlite" }
 func (sqliteDialect) rebind(q string) string { return q }
@@ -112,7 +116,7 @@ func openSQLite(ctx context.Context, cfg Config) (*DB, error) {
 	r.SetMaxOpenConns(cfg.MaxConns)
 	r.SetMaxIdleConns(cfg.MaxConns)
 	r.SetConnMaxLifetime(0)
-	return &DB{d: sqliteDialect{}, read: newPool(r), write: newPool(w), writer: newWriter(w)}, nil
+	return &DB{d: sqliteDialect{freq: &termFreqCache{}}, read: newPool(r), write: newPool(w), writer: newWriter(w)}, nil
 }
 
 func (sqliteDialect) searchSyntax() string  { return "fts5" }
@@ -158,8 +162,52 @@ func (sqliteDialect) analyzeContent() string { return "" }
 // termFrequency counts the sections holding a term, up to limit: FTS5
 // stops reading the term's list there.
 func (d sqliteDialect) termFrequency(ctx context.Context, t *Tx, term string, prefix bool, limit int) (int, error) {
+	match := d.termMatch(term, prefix)
+	if n, ok := d.freq.get(match, limit); ok {
+		return n, nil
+	}
 	var n int
 	err := t.get(ctx, `SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
-		[]any{d.termMatch(term, prefix), limit}, &n)
-	return n, wrap(err, "count search terms")
+		[]any{match, limit}, &n)
+	if err != nil {
+		return 0, wrap(err, "count search terms")
+	}
+	d.freq.put(match, limit, n)
+	return n, nil
+}
+
+// termFreqCache keeps recent term counts for a short while: they decide
+// only how a search runs, not what it finds, and change slowly.
+type termFreqCache struct {
+	mu sync.Mutex
+	m  map[string]termFreq
+}
+
+type termFreq struct {
+	n, limit int
+	at       time.Time
+}
+
+const (
+	termFreqTTL     = 30 * time.Second
+	termFreqEntries = 10_000
+)
+
+func (c *termFreqCache) get(match string, limit int) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.m[match]
+	if !ok || f.limit != limit || time.Since(f.at) > termFreqTTL {
+		return 0, false
+	}
+	return f.n, true
+}
+
+func (c *termFreqCache) put(match string, limit, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= termFreqEntries {
+		c.m = make(map[string]termFreq)
+	}
+	c.m[match] = termFreq{n: n, limit: limit, at: time.Now()}
 }
