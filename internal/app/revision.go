@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
@@ -57,8 +59,9 @@ type edit struct {
 }
 
 // maxCommitAttempts bounds the retries of a commit that lost a race with
-// another writer of the same space.
-const maxCommitAttempts = 4
+// another writer of the same space; each retry waits a random moment that
+// grows with the attempts, so that racing writers spread out.
+const maxCommitAttempts = 12
 
 // commit applies an edit as a new revision on top of the space's current
 // one and makes it current. Building runs outside the write transaction;
@@ -91,6 +94,11 @@ func (a *App) commit(ctx context.Context, caller folio.Caller, spaceID folio.ID,
 		}
 		c, err := a.commitOnce(ctx, caller, base, snap, e)
 		if folio.KindOf(err) == folio.Conflict && attempt < maxCommitAttempts {
+			select {
+			case <-time.After(time.Duration(rand.Int64N(int64(attempt) * int64(5*time.Millisecond)))):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
 			continue
 		}
 		return c, err

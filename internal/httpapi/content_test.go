@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -533,6 +534,47 @@ func TestImportThousandPageZip(t *testing.T) {
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query="+corpus.Word(50), nil).WantStatus(t, 200).JSON(t, &l)
 		if l.Count == 0 {
 			t.Fatal("the imported pages are not searchable")
+		}
+	})
+}
+
+func TestConcurrentImportsBothLand(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Busy")
+		const n = 6
+		errs := make(chan error, n)
+		for i := range n {
+			go func() {
+				body, _ := json.Marshal(map[string]any{"source": "markdown",
+					"url": dataURL("text/markdown", fmt.Appendf(nil, "# Page %d\n\nWritten concurrently.\n", i))})
+				req, _ := http.NewRequest("POST", s.URL+"/v1/spaces/"+space+"/content/import", bytes.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+admin)
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := http.DefaultClient.Do(req)
+				if err == nil {
+					resp.Body.Close()
+					if resp.StatusCode != 201 {
+						err = fmt.Errorf("import %d: status %d", i, resp.StatusCode)
+					}
+				}
+				errs <- err
+			}()
+		}
+		for range n {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		var rev revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+		if len(rev.Pages) != n {
+			t.Fatalf("%d pages after %d concurrent imports: %+v", len(rev.Pages), n, rev.Pages)
+		}
+		var l searchList
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=concurrently", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count != n {
+			t.Fatalf("search finds %d of %d pages", l.Count, n)
 		}
 	})
 }
