@@ -99,7 +99,10 @@ func TestSpacesOfOlderVersionsGetARevision(t *testing.T) {
 			t.Fatalf("revision after the upgrade: %+v, %v", rev, err)
 		}
 		var objs map[string]store.Object
-		err = db.Read(ctx, func(tx *store.Tx) (err error) { objs, err = store.GetObjects(ctx, tx, []string{rev.TreeHash}); return err })
+		err = db.Read(ctx, func(tx *store.Tx) (err error) {
+			objs, err = store.GetObjects(ctx, tx, []string{rev.TreeHash})
+			return err
+		})
 		if err != nil || string(objs[rev.TreeHash].Data) != `{"pages":[]}` {
 			t.Fatalf("empty tree object: %v %v", objs, err)
 		}
