@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"syscall"
@@ -89,6 +90,10 @@ func (in *ImportInput) validate() (*url.URL, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "data") || (u.Scheme != "data" && u.Host == "") {
 		return nil, folio.FieldErrorf("url", "url must be an absolute http, https or data URL")
 	}
+	if u.User != nil {
+		// The URL is kept with the import's job: no credentials in it.
+		return nil, folio.FieldErrorf("url", "url must not carry credentials")
+	}
 	return u, nil
 }
 
@@ -162,6 +167,15 @@ func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID fo
 	}
 }
 
+// revisionExists reports whether a space has a revision.
+func (a *App) revisionExists(ctx context.Context, spaceID, revisionID folio.ID) bool {
+	err := a.db.Read(ctx, func(tx *store.Tx) error {
+		_, err := store.GetRevision(ctx, tx, spaceID, revisionID)
+		return err
+	})
+	return err == nil
+}
+
 // recordJob records the outcome of a job this server ran itself. A failure
 // is final: the client was told, or the error is kept on the job.
 func (a *App) recordJob(ctx context.Context, id folio.ID, jobErr error) {
@@ -195,15 +209,8 @@ func (a *App) ImportContentJob(ctx context.Context, payload string) error {
 func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, error) {
 	caller := folio.Caller{UserID: job.User, Org: job.Org}
 	res := &ImportResult{SpaceID: job.Space, RevisionID: job.Revision}
-	err := a.db.Read(ctx, func(tx *store.Tx) error {
-		_, err := store.GetRevision(ctx, tx, job.Space, job.Revision)
-		return err
-	})
-	if err == nil {
+	if a.revisionExists(ctx, job.Space, job.Revision) {
 		return res, nil // done before this run
-	}
-	if !folio.IsNotFound(err) {
-		return nil, err
 	}
 	u, err := url.Parse(job.URL)
 	if err != nil {
@@ -232,6 +239,9 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 			}
 			return graft(base, job.Page, snap)
 		}})
+	if folio.KindOf(err) == folio.Conflict && a.revisionExists(ctx, job.Space, job.Revision) {
+		return res, nil // another run of this job committed it first
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -386,6 +396,46 @@ func decodeDataURL(s string, limit int64) ([]byte, string, error) {
 	return body, "", nil
 }
 
+// nonPublic lists the address ranges imports may not reach besides
+// loopback, private, link-local, multicast and unspecified ones: "this
+// network", shared address space (carrier-grade NAT, Tailscale, some cloud
+// metadata services), IETF protocol assignments, benchmarking, and the
+// IPv6 prefixes that embed IPv4 addresses (checked on the embedded one).
+var nonPublic = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("fc00::/7"),
+}
+
+// publicAddress reports whether ip is on the public internet.
+func publicAddress(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach the IPv4 address
+	// they embed.
+	if ip.Is6() {
+		b := ip.As16()
+		switch {
+		case netip.MustParsePrefix("64:ff9b::/96").Contains(ip):
+			return publicAddress(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
+		case netip.MustParsePrefix("2002::/16").Contains(ip):
+			return publicAddress(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+		}
+	}
+	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() {
+		return false
+	}
+	for _, p := range nonPublic {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	return true
+}
+
 // blockedAddressError is returned by the import dialer for addresses that
 // are not on the public internet.
 type blockedAddressError struct{ ip net.IP }
@@ -404,10 +454,9 @@ func NewImportClient(allowPrivate bool) *http.Client {
 			if err != nil {
 				return err
 			}
-			ip := net.ParseIP(host)
-			if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-				ip.IsUnspecified() || ip.IsMulticast() {
-				return &blockedAddressError{ip: ip}
+			ip, err := netip.ParseAddr(host)
+			if err != nil || !publicAddress(ip) {
+				return &blockedAddressError{ip: net.ParseIP(host)}
 			}
 			return nil
 		}

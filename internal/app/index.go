@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
@@ -73,6 +74,7 @@ func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceVi
 						row.Body = p.Description + "\n" + row.Body
 					}
 				}
+				row.Body = capText(row.Body, maxIndexedText)
 				if terms {
 					row.Terms = [3]string{search.IndexText(row.PageTitle), search.IndexText(row.Title), search.IndexText(row.Body)}
 				}
@@ -129,4 +131,20 @@ func linkRow(spaceID, pageID string, ord int, r search.Reference) store.Link {
 	b, _ := json.Marshal(ref)
 	l.Ref = string(b)
 	return l
+}
+
+// maxIndexedText bounds the text of one section in the search index: a
+// tsvector holds at most 1 MiB, and a section longer than this is a table
+// or generated text, whose start finds it as well as its whole would.
+const maxIndexedText = 256 << 10
+
+// capText cuts s to at most n bytes, on a rune boundary.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -20,7 +20,7 @@ const (
 // Location is an absolute place in content: a page or a file of a space's
 // current revision, or a URL.
 type Location struct {
-	Kind         string // "page", "file" or "url"
+	Kind         string // "page", "file", "space" or "url"
 	URL          string
 	Organization *folio.OrganizationView
 	Content      *Content // the space and revision the page or file is in
@@ -148,13 +148,14 @@ func (r *linkReader) target(l store.Link) (*Location, string, error) {
 		return &Location{Kind: "url", URL: ref.URL}, status, nil
 	case search.RefSpace:
 		c, err := r.content(l.TargetSpace)
+		if err != nil || c == nil {
+			return nil, LinkBroken, err
+		}
+		o, err := r.org(c.Space.OrganizationID)
 		if err != nil {
 			return nil, "", err
 		}
-		if c == nil {
-			return nil, LinkBroken, nil
-		}
-		return nil, LinkOK, nil
+		return &Location{Kind: "space", Organization: o, Content: c}, LinkOK, nil
 	}
 	return nil, LinkOK, nil
 }

@@ -59,7 +59,8 @@ type edit struct {
 }
 
 // maxCommitAttempts bounds the retries of a commit that lost a race with
-// another writer of the same space; each retry waits a random moment that
+// another writer of the same space (or a deadlock or busy database: both
+// say Unavailable); each retry waits a random moment that
 // grows with the attempts, so that racing writers spread out.
 const maxCommitAttempts = 12
 
@@ -81,6 +82,10 @@ func (a *App) commit(ctx context.Context, caller folio.Caller, spaceID folio.ID,
 		if err != nil {
 			return nil, err
 		}
+		// Slugs are filled in place below: pages that are not the base's
+		// must be this attempt's own, since a page once hashed (by an
+		// attempt that lost its race) must never change.
+		snap = ownPages(snap, base.rt.index().nodes)
 		// Only what the edit did not share with the base is filled and
 		// checked: the base is valid, and an edit of one page costs the same
 		// whatever the size of the space.
@@ -93,7 +98,7 @@ func (a *App) commit(ctx context.Context, caller folio.Caller, spaceID folio.ID,
 			return nil, err
 		}
 		c, err := a.commitOnce(ctx, caller, base, snap, e)
-		if folio.KindOf(err) == folio.Conflict && attempt < maxCommitAttempts {
+		if k := folio.KindOf(err); (k == folio.Conflict || k == folio.Unavailable) && attempt < maxCommitAttempts {
 			select {
 			case <-time.After(time.Duration(rand.Int64N(int64(attempt) * int64(5*time.Millisecond)))):
 			case <-ctx.Done():
@@ -174,4 +179,27 @@ func (a *App) putBlobs(ctx context.Context, snap *content.Snapshot) error {
 		}
 	}
 	return nil
+}
+
+// ownPages returns snap with a fresh copy of every page that is not one of
+// the base's (by pointer), so that filling slugs never changes a page that
+// an earlier attempt hashed, or that the caller keeps for a retry.
+func ownPages(snap *content.Snapshot, baseNodes map[string]content.PageNode) *content.Snapshot {
+	var own func(pages []*content.Page) []*content.Page
+	own = func(pages []*content.Page) []*content.Page {
+		out := make([]*content.Page, len(pages))
+		for i, p := range pages {
+			if n, ok := baseNodes[p.ID]; ok && n.Page == p {
+				out[i] = p
+				continue
+			}
+			c := p.Clone()
+			c.Pages = own(p.Pages)
+			out[i] = c
+		}
+		return out
+	}
+	t := snap.Tree.Fork()
+	t.Pages = own(snap.Tree.Pages)
+	return &content.Snapshot{Tree: t, Documents: snap.Documents, Blobs: snap.Blobs}
 }

@@ -20,8 +20,8 @@ const maxSectionsPerHit = 3
 type SearchSectionHit struct {
 	ID    string // anchor, "" for the top of the page
 	Title string
-	Body  string // an excerpt around the matched terms
-	row   int64  // the index row, to load the body from
+	Body  string          // an excerpt around the matched terms
+	row   store.SearchHit // the index row, to load the body from
 }
 
 // SearchPageHit is a page that matched, with its place in the space.
@@ -169,7 +169,7 @@ func (a *App) groupHits(hits []store.SearchHit, trees map[string]*revTree) []Sea
 			out = append(out, ph)
 		}
 		if len(out[i].Sections) < maxSectionsPerHit {
-			out[i].Sections = append(out[i].Sections, SearchSectionHit{ID: h.SectionID, Title: h.Title, row: h.ID})
+			out[i].Sections = append(out[i].Sections, SearchSectionHit{ID: h.SectionID, Title: h.Title, row: h})
 		}
 	}
 	return out
@@ -178,20 +178,20 @@ func (a *App) groupHits(hits []store.SearchHit, trees map[string]*revTree) []Sea
 // excerpt loads the bodies of the sections of pages and sets each to an
 // excerpt around the terms.
 func excerpt(ctx context.Context, tx *store.Tx, pages []SearchPageHit, terms []string) error {
-	var ids []int64
+	var rows []store.SearchHit
 	for _, p := range pages {
 		for _, s := range p.Sections {
-			ids = append(ids, s.row)
+			rows = append(rows, s.row)
 		}
 	}
-	bodies, err := store.SectionBodies(ctx, tx, ids)
+	bodies, err := store.SectionBodies(ctx, tx, rows)
 	if err != nil {
 		return err
 	}
 	for i := range pages {
 		for j := range pages[i].Sections {
 			s := &pages[i].Sections[j]
-			s.Body = search.Snippet(bodies[s.row], terms, search.SnippetLength)
+			s.Body = search.Snippet(bodies[s.row.ID], terms, search.SnippetLength)
 		}
 	}
 	return nil
@@ -263,10 +263,18 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 				continue
 			}
 			s, err := store.GetSpace(ctx, tx, h.SpaceID)
+			if folio.IsNotFound(err) {
+				trees[h.SpaceID] = nil // purged meanwhile: groupHits drops its hits
+				continue
+			}
 			if err != nil {
 				return err
 			}
 			rev, err := store.GetRevision(ctx, tx, s.ID, s.Revision)
+			if folio.IsNotFound(err) {
+				trees[h.SpaceID] = nil
+				continue
+			}
 			if err != nil {
 				return err
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/foliodocs/folio/internal/apitest"
 	"github.com/foliodocs/folio/internal/apitest/corpus"
 	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/store"
 )
 
@@ -348,6 +349,7 @@ func TestImportErrorsChangeNothing(t *testing.T) {
 			{"no url", map[string]any{"source": "markdown"}, 400, "url is required"},
 			{"ftp url", map[string]any{"source": "markdown", "url": "ftp://example.com/a.md"}, 400, "url must be an absolute http"},
 			{"relative url", map[string]any{"source": "markdown", "url": "/a.md"}, 400, "url must be an absolute http"},
+			{"credentials in url", map[string]any{"source": "markdown", "url": "https://me:secret@example.com/a.md"}, 400, "credentials"},
 			{"bad base64", map[string]any{"source": "markdown", "url": "data:text/markdown;base64,@@@"}, 400, "base64"},
 			{"remote 404", map[string]any{"source": "markdown", "url": remote.URL + "/missing.md"}, 400, "answered HTTP 404"},
 			{"too large", map[string]any{"source": "markdown", "url": remote.URL + "/big.md"}, 413, "larger than 10 MiB"},
@@ -547,7 +549,7 @@ func TestConcurrentImportsBothLand(t *testing.T) {
 		for i := range n {
 			go func() {
 				body, _ := json.Marshal(map[string]any{"source": "markdown",
-					"url": dataURL("text/markdown", fmt.Appendf(nil, "# Page %d\n\nWritten concurrently.\n", i))})
+					"url": dataURL("text/markdown", fmt.Appendf(nil, "# Same title\n\nWritten concurrently (%d).\n", i))})
 				req, _ := http.NewRequest("POST", s.URL+"/v1/spaces/"+space+"/content/import", bytes.NewReader(body))
 				req.Header.Set("Authorization", "Bearer "+admin)
 				req.Header.Set("Content-Type", "application/json")
@@ -571,10 +573,70 @@ func TestConcurrentImportsBothLand(t *testing.T) {
 		if len(rev.Pages) != n {
 			t.Fatalf("%d pages after %d concurrent imports: %+v", len(rev.Pages), n, rev.Pages)
 		}
+		slugs := map[string]bool{}
+		for _, p := range rev.Pages {
+			slugs[p.Slug] = true
+		}
+		if len(slugs) != n {
+			t.Fatalf("slugs are not unique: %v", slugs)
+		}
 		var l searchList
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=concurrently", nil).WantStatus(t, 200).JSON(t, &l)
 		if l.Count != n {
 			t.Fatalf("search finds %d of %d pages", l.Count, n)
 		}
+		checkStoredTree(t, s, space)
 	})
+}
+
+// checkStoredTree loads the current tree of a space from the object store
+// and checks that every page is stored under the hash of what it holds:
+// slug renames on commit retries must never change a page already hashed.
+func checkStoredTree(t *testing.T, s *apitest.Server, space string) {
+	t.Helper()
+	ctx := context.Background()
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		sp, err := store.GetSpace(ctx, tx, space)
+		if err != nil {
+			return err
+		}
+		rev, err := store.GetRevision(ctx, tx, space, sp.Revision)
+		if err != nil {
+			return err
+		}
+		root, err := content.ParseHash(rev.TreeHash)
+		if err != nil {
+			return err
+		}
+		tree, err := content.LoadTree(root, func(hs []content.Hash) (map[content.Hash][]byte, error) {
+			keys := make([]string, len(hs))
+			for i, h := range hs {
+				keys[i] = h.String()
+			}
+			got, err := store.GetObjects(ctx, tx, keys)
+			out := map[content.Hash][]byte{}
+			for _, h := range hs {
+				if o, ok := got[h.String()]; ok {
+					out[h] = o.Data
+				}
+			}
+			return out, err
+		})
+		if err != nil {
+			return err
+		}
+		content.Walk(tree, func(n content.PageNode) bool {
+			if fresh := n.Page.Clone(); fresh.Hash() != n.Page.Hash() {
+				t.Errorf("page %s (slug %s) is stored under a hash that is not its content's", n.Page.ID, n.Page.Slug)
+			}
+			return true
+		})
+		if tree.Hash() != root {
+			t.Errorf("tree stored under %s hashes to %s", root, tree.Hash())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -47,20 +47,22 @@ func ClaimJob(ctx context.Context, t *Tx, lease time.Duration) (*folio.Job, erro
 	return &j, nil
 }
 
-// FinishJob records that a job is done.
+// FinishJob records that a job is done. Its payload, which may hold what
+// a user sent (an import's URL or data), is not kept.
 func FinishJob(ctx context.Context, t *Tx, id folio.ID) error {
-	_, err := t.exec(ctx, `UPDATE jobs SET done_at = ?, locked_until = NULL WHERE id = ?`, micros(t.Now), id)
+	_, err := t.exec(ctx, `UPDATE jobs SET done_at = ?, locked_until = NULL, payload = '{}' WHERE id = ?`, micros(t.Now), id)
 	return wrap(err, "finish job")
 }
 
 // FailJob records a failure: the job runs again at retryAt, or never when
-// permanent is true.
+// permanent is true (and then, as for FinishJob, its payload is dropped).
 func FailJob(ctx context.Context, t *Tx, id folio.ID, msg string, retryAt time.Time, permanent bool) error {
 	var done sql.NullInt64
 	if permanent {
 		done = sql.NullInt64{Int64: micros(t.Now), Valid: true}
 	}
-	_, err := t.exec(ctx, `UPDATE jobs SET last_error = ?, run_at = ?, locked_until = NULL, done_at = ? WHERE id = ?`,
-		msg, micros(retryAt), done, id)
+	_, err := t.exec(ctx, `UPDATE jobs SET last_error = ?, run_at = ?, locked_until = NULL, done_at = ?,
+		payload = CASE WHEN ? THEN '{}' ELSE payload END WHERE id = ?`,
+		msg, micros(retryAt), done, permanent, id)
 	return wrap(err, "fail job")
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"github.com/foliodocs/folio"
 )
@@ -22,6 +24,10 @@ const maxObjectsPerInsert = 200
 // PutObjects stores objects, skipping those already stored: identical
 // content is kept once, whoever writes it.
 func PutObjects(ctx context.Context, t *Tx, objs []Object) error {
+	// One order for every writer: two transactions inserting the same new
+	// objects in opposite orders would deadlock on PostgreSQL.
+	objs = slices.Clone(objs)
+	slices.SortFunc(objs, func(a, b Object) int { return strings.Compare(a.Hash, b.Hash) })
 	for start := 0; start < len(objs); start += maxObjectsPerInsert {
 		batch := objs[start:min(start+maxObjectsPerInsert, len(objs))]
 		q := `INSERT INTO objects (hash, kind, data, created_at) VALUES `

@@ -185,21 +185,31 @@ func searchPlan(ctx context.Context, t *Tx, terms []string) (ranked, prefix bool
 	return ranked, prefix, nil
 }
 
-// SectionBodies loads the bodies of search sections by id.
-func SectionBodies(ctx context.Context, t *Tx, ids []int64) (map[int64]string, error) {
+// SectionBodies loads the bodies of search sections by id, for the hits
+// given: a row whose space or page is no longer the hit's (rows are
+// replaced as revisions become current, and SQLite reuses ids) is left out.
+func SectionBodies(ctx context.Context, t *Tx, hits []SearchHit) (map[int64]string, error) {
+	want := make(map[int64]SearchHit, len(hits))
+	ids := make([]int64, 0, len(hits))
+	for _, h := range hits {
+		want[h.ID] = h
+		ids = append(ids, h.ID)
+	}
 	out := make(map[int64]string, len(ids))
 	for start := 0; start < len(ids); start += maxObjectsPerInsert {
 		batch := ids[start:min(start+maxObjectsPerInsert, len(ids))]
-		err := t.once().query(ctx, `SELECT id, body FROM search_sections WHERE id IN (`+placeholders(len(batch))+`)`,
+		err := t.once().query(ctx, `SELECT id, space_id, page_id, body FROM search_sections WHERE id IN (`+placeholders(len(batch))+`)`,
 			toAny(batch), func(r *sql.Rows) error {
 				var (
-					id   int64
-					body string
+					id                    int64
+					spaceID, pageID, body string
 				)
-				if err := r.Scan(&id, &body); err != nil {
+				if err := r.Scan(&id, &spaceID, &pageID, &body); err != nil {
 					return err
 				}
-				out[id] = body
+				if h := want[id]; h.SpaceID == spaceID && h.PageID == pageID {
+					out[id] = body
+				}
 				return nil
 			})
 		if err != nil {
