@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -30,15 +31,36 @@ type Content struct {
 	Space    *folio.SpaceView
 	Revision *folio.Revision
 	Tree     *content.Tree
-	// Paths holds the path of every document and group page by id.
-	Paths map[string]string
-	rt    *revTree
-	urls  fileURLs
+	rt       *revTree
+	urls     fileURLs
+}
+
+// Paths returns the path of every document and group page by id, built on
+// first use for the revision.
+func (c *Content) Paths() map[string]string { return c.rt.pathIndex() }
+
+// chain returns the indexes leading from the top of the tree to a page
+// (see content.Tree.EditAt), from the lookups: O(depth).
+func (c *Content) chain(pageID string) []int {
+	var rev []int
+	for id := pageID; ; {
+		n, ok := c.rt.index().nodes.Node(id)
+		if !ok || len(rev) > content.MaxPageDepth {
+			return nil
+		}
+		rev = append(rev, n.Index)
+		if n.Parent == "" {
+			break
+		}
+		id = n.Parent
+	}
+	slices.Reverse(rev)
+	return rev
 }
 
 // Node returns a page of the revision with its place in the tree.
 func (c *Content) Node(pageID string) (content.PageNode, bool) {
-	n, ok := c.rt.index().nodes[pageID]
+	n, ok := c.rt.index().nodes.Node(pageID)
 	return n, ok
 }
 
@@ -168,7 +190,7 @@ func (a *App) contentOf(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, 
 	if err != nil {
 		return nil, err
 	}
-	return &Content{Space: sv, Revision: rev, Tree: rt.tree, Paths: rt.index().paths, rt: rt}, nil
+	return &Content{Space: sv, Revision: rev, Tree: rt.tree, rt: rt}, nil
 }
 
 // GetContent returns a revision of a space (revisionID "" for the current
@@ -281,7 +303,7 @@ type contentLinks struct{ c *Content }
 
 func (l contentLinks) PagePath(pageID, anchor string) string {
 	u := l.c.urls.base + "/s/" + l.c.Space.ID
-	if p, ok := l.c.Paths[pageID]; ok {
+	if p, ok := l.c.Paths()[pageID]; ok {
 		u += "/" + p
 	}
 	if anchor != "" {

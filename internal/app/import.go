@@ -283,7 +283,7 @@ func graft(base *Content, pageID string, snap *content.Snapshot) (*content.Snaps
 		t.Pages = append(t.Pages, imported...)
 	} else {
 		var err error
-		t, err = base.Tree.Edit(pageID, func(p *content.Page) {
+		t, err = base.Tree.EditAt(base.chain(pageID), pageID, func(p *content.Page) {
 			rest := imported
 			if p.Type == content.PageDocument && len(imported) > 0 {
 				first := imported[0]

@@ -150,7 +150,7 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 		if err := a.indexRevision(ctx, tx, sv, changes, snap.Documents); err != nil {
 			return err
 		}
-		c = &Content{Space: sv, Revision: rev, Tree: rt.tree, Paths: rt.paths, rt: rt, urls: base.urls}
+		c = &Content{Space: sv, Revision: rev, Tree: rt.tree, rt: rt, urls: base.urls}
 		return nil
 	})
 	if err != nil {
@@ -184,12 +184,12 @@ func (a *App) putBlobs(ctx context.Context, snap *content.Snapshot) error {
 // ownPages returns snap with a fresh copy of every page that is not one of
 // the base's (by pointer), so that filling slugs never changes a page that
 // an earlier attempt hashed, or that the caller keeps for a retry.
-func ownPages(snap *content.Snapshot, baseNodes map[string]content.PageNode) *content.Snapshot {
+func ownPages(snap *content.Snapshot, baseNodes content.Index) *content.Snapshot {
 	var own func(pages []*content.Page) []*content.Page
 	own = func(pages []*content.Page) []*content.Page {
 		out := make([]*content.Page, len(pages))
 		for i, p := range pages {
-			if n, ok := baseNodes[p.ID]; ok && n.Page == p {
+			if n, ok := baseNodes.Node(p.ID); ok && n.Page == p {
 				out[i] = p
 				continue
 			}

@@ -154,13 +154,13 @@ func (a *App) groupHits(hits []store.SearchHit, trees map[string]*revTree) []Sea
 			if rt == nil {
 				continue
 			}
-			n, ok := rt.index().nodes[h.PageID]
+			n, ok := rt.index().nodes.Node(h.PageID)
 			if !ok {
 				continue
 			}
-			ph := SearchPageHit{SpaceID: h.SpaceID, PageID: h.PageID, Title: n.Page.Title, Path: rt.paths[h.PageID]}
+			ph := SearchPageHit{SpaceID: h.SpaceID, PageID: h.PageID, Title: n.Page.Title, Path: rt.pathIndex()[h.PageID]}
 			for parent := n.Parent; parent != ""; {
-				pn := rt.nodes[parent]
+				pn, _ := rt.nodes.Node(parent)
 				ph.Ancestors = append([]string{pn.Page.Title}, ph.Ancestors...)
 				parent = pn.Parent
 			}

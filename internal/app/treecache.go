@@ -2,7 +2,6 @@ package app
 
 import (
 	"container/list"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -15,18 +14,58 @@ import (
 // never be stale, only evicted.
 
 // revTree is a decoded revision tree with the lookups the reads need,
-// built on first use: a commit creates the tree of its new revision without
-// paying for them. Its pages are shared with other trees and must never be
-// changed.
+// built on first use. Its pages are shared with other trees and must never
+// be changed.
+//
+// The page lookup of a tree made by a commit is an overlay on its base's
+// (derive): only the pages the commit placed anew, so that committing an
+// edit does not copy a map of every page. Overlays are flattened into a
+// full map every maxOverlayDepth generations. Paths are built on first read.
 type revTree struct {
 	tree  *content.Tree
-	pages int // number of pages, for the cache's accounting
+	pages int // number of pages, for the cache's accounting and lookups
 
 	once  sync.Once
-	nodes map[string]content.PageNode // every page by id
-	paths map[string]string           // document and group page paths by id
-	files map[string]int              // index of each file in tree.Files by id
-	byID  []content.File              // the files ordered by id, for lists
+	nodes *nodeIndex     // every page by id
+	files map[string]int // index of each file in tree.Files by id
+	byID  []content.File // the files ordered by id, for lists
+
+	pathsOnce sync.Once
+	paths     map[string]string // document and group page paths by id
+}
+
+// maxOverlayDepth bounds the chain of page lookups a read may walk.
+const maxOverlayDepth = 32
+
+// nodeIndex finds the pages of a tree by id: its own entries, then, unless
+// the id is gone, its parent's (the index of the revision it was made
+// from). It implements content.Index.
+type nodeIndex struct {
+	own    map[string]content.PageNode
+	gone   map[string]bool
+	parent *nodeIndex
+	depth  int // 0 for a full index
+	n      int
+}
+
+// Node returns the page with the given id and its place.
+func (x *nodeIndex) Node(id string) (content.PageNode, bool) {
+	for ix := x; ix != nil; ix = ix.parent {
+		if n, ok := ix.own[id]; ok {
+			return n, true
+		}
+		if ix.gone[id] {
+			break
+		}
+	}
+	return content.PageNode{}, false
+}
+
+// Len returns the number of pages.
+func (x *nodeIndex) Len() int { return x.n }
+
+func fullIndex(t *content.Tree, pages int) *nodeIndex {
+	return &nodeIndex{own: content.NodesByID(t), n: pages}
 }
 
 // indexFiles builds the file lookups.
@@ -50,11 +89,16 @@ func newRevTree(t *content.Tree, pages int) *revTree {
 // index builds the lookups once and returns rt.
 func (rt *revTree) index() *revTree {
 	rt.once.Do(func() {
-		rt.nodes = content.NodesByID(rt.tree)
-		rt.paths = content.Paths(rt.tree)
+		rt.nodes = fullIndex(rt.tree, rt.pages)
 		rt.indexFiles()
 	})
 	return rt
+}
+
+// pathIndex returns the paths of the tree's pages, built on first use.
+func (rt *revTree) pathIndex() map[string]string {
+	rt.pathsOnce.Do(func() { rt.paths = content.Paths(rt.tree) })
+	return rt.paths
 }
 
 // weight is the cost of keeping the tree in the cache, in pages and files.
@@ -112,55 +156,43 @@ func (c *lru[K, V]) put(k K, v V) {
 	}
 }
 
-// derive gives rt, the tree of a commit on top of base, its lookups from
-// base's and the commit's changes, without walking what the two trees
-// share: the maps are copied (a memory copy), then only the sibling lists
-// holding pages that are not base's, by pointer, are visited, and the
-// subtrees of pages that moved or changed their slug. Removed pages come
-// from the diff.
+// derive gives rt, the tree of a commit on top of base, its page lookup as
+// an overlay on base's, from the commit's changes, without walking what the
+// two trees share: only the sibling lists holding pages that are not base's
+// (by pointer) are visited, and the subtrees of pages that moved. Removed
+// pages come from the diff.
 func (rt *revTree) derive(base *revTree, changes []content.Change) {
-	base.index()
+	parent := base.index().nodes
 	rt.once.Do(func() {
-		nodes := maps.Clone(base.nodes)
-		paths := maps.Clone(base.paths)
+		defer rt.indexFiles()
+		if parent.depth >= maxOverlayDepth {
+			rt.nodes = fullIndex(rt.tree, rt.pages)
+			return
+		}
+		ix := &nodeIndex{own: map[string]content.PageNode{}, gone: map[string]bool{}, parent: parent,
+			depth: parent.depth + 1, n: rt.pages}
 		for _, ch := range changes {
 			if ch.Kind == content.Removed && ch.PageID != "" {
-				delete(nodes, ch.PageID)
-				delete(paths, ch.PageID)
+				ix.gone[ch.PageID] = true
 			}
 		}
 		// place records a page at its new place; whole re-walks its subtree.
-		var place func(p *content.Page, parent, parentPath string, index, depth int, whole bool)
-		place = func(p *content.Page, parent, parentPath string, index, depth int, whole bool) {
-			old, had := base.nodes[p.ID]
-			nodes[p.ID] = content.PageNode{Page: p, Parent: parent, Index: index, Depth: depth}
-			path := ""
-			if p.Type != content.PageLink {
-				path = p.Slug
-				if parentPath != "" {
-					path = parentPath + "/" + p.Slug
-				}
-				paths[p.ID] = path
-			} else {
-				delete(paths, p.ID)
-			}
-			if !whole && had && old.Page == p {
-				if old.Parent == parent && old.Depth == depth && base.paths[p.ID] == path {
-					return // shared, in place: its subtree is unchanged
-				}
-				whole = true // moved: every descendant's depth or path changed
-			}
-			if had && (old.Parent != parent || old.Depth != depth || base.paths[p.ID] != path) {
-				whole = true
+		var place func(p *content.Page, parentID string, index, depth int, whole bool)
+		place = func(p *content.Page, parentID string, index, depth int, whole bool) {
+			old, had := parent.Node(p.ID)
+			ix.own[p.ID] = content.PageNode{Page: p, Parent: parentID, Index: index, Depth: depth}
+			delete(ix.gone, p.ID)
+			moved := had && (old.Parent != parentID || old.Depth != depth)
+			if !whole && had && old.Page == p && !moved {
+				return // shared, in place: its subtree is unchanged
 			}
 			for i, c := range p.Pages {
-				place(c, p.ID, path, i, depth+1, whole)
+				place(c, p.ID, i, depth+1, whole || moved)
 			}
 		}
 		for i, p := range rt.tree.Pages {
-			place(p, "", "", i, 1, false)
+			place(p, "", i, 1, false)
 		}
-		rt.nodes, rt.paths = nodes, paths
-		rt.indexFiles()
+		rt.nodes = ix
 	})
 }

@@ -34,21 +34,31 @@ type nodeView struct {
 }
 
 // check compares a derived index with one built from scratch.
-func checkDerived(t *testing.T, name string, got *revTree) {
+func checkDerived(t *testing.T, name string, got *revTree, removedIDs []string) {
 	t.Helper()
-	want := newRevTree(got.tree, -1).index()
-	view := func(rt *revTree) map[string]nodeView {
+	want := content.NodesByID(got.tree)
+	view := func(lookup func(id string) (content.PageNode, bool)) map[string]nodeView {
 		out := map[string]nodeView{}
-		for id, n := range rt.nodes {
-			out[id] = nodeView{Parent: n.Parent, Index: n.Index, Depth: n.Depth, Same: n.Page == want.nodes[id].Page}
+		for id := range want {
+			if n, ok := lookup(id); ok {
+				out[id] = nodeView{Parent: n.Parent, Index: n.Index, Depth: n.Depth, Same: n.Page == want[id].Page}
+			}
 		}
 		return out
 	}
-	if d := cmp.Diff(view(want), view(got)); d != "" {
+	if d := cmp.Diff(view(want.Node), view(got.index().nodes.Node)); d != "" {
 		t.Fatalf("%s: nodes (-want +got):\n%s", name, d)
 	}
-	if d := cmp.Diff(want.paths, got.paths); d != "" {
-		t.Fatalf("%s: paths (-want +got):\n%s", name, d)
+	if got.nodes.Len() != len(want) {
+		t.Fatalf("%s: %d pages, want %d", name, got.nodes.Len(), len(want))
+	}
+	// Pages removed by the edit are gone from the lookup.
+	for _, id := range removedIDs {
+		if _, ok := want[id]; !ok {
+			if _, ok := got.nodes.Node(id); ok {
+				t.Fatalf("%s: removed page %s is still found", name, id)
+			}
+		}
 	}
 }
 
@@ -109,20 +119,14 @@ func TestDerivedIndexMatchesAFullOne(t *testing.T) {
 			next := edit(t, base.tree)
 			rt := newRevTree(next, -1)
 			rt.derive(base, content.Diff(base.tree, next))
-			checkDerived(t, name, rt)
+			checkDerived(t, name, rt, allIDs(base))
 		})
 	}
 	// Chains of random edits, each derived from the one before.
 	r := rand.New(rand.NewPCG(1, 2))
 	cur := base
 	for i := range 200 {
-		ids := slices.Sorted(func(yield func(string) bool) {
-			for id := range cur.index().nodes {
-				if !yield(id) {
-					return
-				}
-			}
-		})
+		ids := allIDs(cur)
 		if len(ids) < 20 {
 			break
 		}
@@ -149,7 +153,15 @@ func TestDerivedIndexMatchesAFullOne(t *testing.T) {
 		}
 		rt := newRevTree(next, -1)
 		rt.derive(cur, content.Diff(cur.tree, next))
-		checkDerived(t, fmt.Sprintf("random edit %d", i), rt)
+		checkDerived(t, fmt.Sprintf("random edit %d", i), rt, ids)
 		cur = rt
 	}
+}
+
+// allIDs returns the sorted page ids of a tree.
+func allIDs(rt *revTree) []string {
+	var ids []string
+	content.Walk(rt.tree, func(n content.PageNode) bool { ids = append(ids, n.Page.ID); return true })
+	slices.Sort(ids)
+	return ids
 }

@@ -9,11 +9,29 @@ import "slices"
 // base, which costs O(depth × siblings) per edited page whatever the size of
 // the space.
 
+// Index finds the pages of a tree by id, with their places; ValidateEdit
+// and FillSlugsEdit read the base tree through one. MapIndex, as built by
+// NodesByID, is the plain one; callers may keep their own (an overlay on an
+// older tree's index, say) to avoid building a map per revision.
+type Index interface {
+	Node(id string) (PageNode, bool)
+	Len() int
+}
+
+// MapIndex is an Index held in a map.
+type MapIndex map[string]PageNode
+
+// Node returns the page with the given id.
+func (m MapIndex) Node(id string) (PageNode, bool) { n, ok := m[id]; return n, ok }
+
+// Len returns the number of pages.
+func (m MapIndex) Len() int { return len(m) }
+
 // NodesByID indexes every page of t by id with its place, as Nodes gives it;
 // it is the baseIndex of ValidateEdit and FillSlugsEdit. With duplicate ids
 // the last in pre-order wins.
-func NodesByID(t *Tree) map[string]PageNode {
-	out := map[string]PageNode{}
+func NodesByID(t *Tree) MapIndex {
+	out := MapIndex{}
 	Walk(t, func(n PageNode) bool { out[n.Page.ID] = n; return true })
 	return out
 }
@@ -30,10 +48,10 @@ func NodesByID(t *Tree) map[string]PageNode {
 // Id uniqueness holds across shared subtrees through baseIndex's parent
 // links: a base page is in t iff it or one of its base ancestors is met as a
 // shared subtree. The page limit is checked against an upper bound, pages of t
-// new to base plus len(baseIndex); a tree near MaxPages for which the bound
+// new to base plus baseIndex.Len(); a tree near MaxPages for which the bound
 // does not settle it is validated in full. A nil base or baseIndex falls back
 // to Validate.
-func (t *Tree) ValidateEdit(base *Tree, baseIndex map[string]PageNode) error {
+func (t *Tree) ValidateEdit(base *Tree, baseIndex Index) error {
 	if base == nil || baseIndex == nil {
 		return t.Validate()
 	}
@@ -42,15 +60,15 @@ func (t *Tree) ValidateEdit(base *Tree, baseIndex map[string]PageNode) error {
 		// Pages before the error are distinct, so at most walked of them are
 		// outside base; Validate would have stopped on the page limit first
 		// only if the error's page could be the (MaxPages+1)th.
-		if v.walked+len(baseIndex)+1 > MaxPages {
+		if v.walked+baseIndex.Len()+1 > MaxPages {
 			return t.Validate()
 		}
 		return err
 	}
 	// No id repeats: shared subtrees are disjoint in base and hold none of the
-	// walked pages' ids, so they hold at most len(baseIndex) minus the walked
+	// walked pages' ids, so they hold at most baseIndex.Len() minus the walked
 	// pages that base also has.
-	if v.fresh+len(baseIndex) > MaxPages {
+	if v.fresh+baseIndex.Len() > MaxPages {
 		return t.Validate()
 	}
 	return nil
@@ -60,7 +78,7 @@ func (t *Tree) ValidateEdit(base *Tree, baseIndex map[string]PageNode) error {
 // order Validate does, and at each one reports what Validate would report
 // there, so the first error it finds is Validate's.
 type editChecker struct {
-	base map[string]PageNode
+	base Index
 	path []int
 	// met holds the ids met so far, true for roots of shared subtrees.
 	// An id is met once: a second time is an error and ends the walk.
@@ -77,7 +95,7 @@ type editChecker struct {
 
 // isShared reports whether p, met at depth, is a shared subtree of base.
 func (v *editChecker) isShared(p *Page, depth int) bool {
-	n, ok := v.base[p.ID]
+	n, ok := v.base.Node(p.ID)
 	return ok && n.Page == p && n.Depth == depth
 }
 
@@ -87,13 +105,13 @@ func (v *editChecker) seen(id string) bool {
 	if _, ok := v.met[id]; ok {
 		return true
 	}
-	n, ok := v.base[id]
+	n, ok := v.base.Node(id)
 	if !ok {
 		return false
 	}
 	// A valid base is at most MaxPageDepth deep; the bound only guards
 	// against a corrupt index.
-	for anc, k := n.Parent, 0; anc != "" && k < MaxPageDepth; anc, k = v.base[anc].Parent, k+1 {
+	for anc, k := n.Parent, 0; anc != "" && k < MaxPageDepth; anc, k = v.node(anc).Parent, k+1 {
 		if v.met[anc] {
 			return true
 		}
@@ -108,11 +126,11 @@ func (v *editChecker) meet(id string, shared bool) {
 		v.inner = map[string][]string{}
 	}
 	v.met[id] = shared
-	n, ok := v.base[id]
+	n, ok := v.base.Node(id)
 	if !ok {
 		return
 	}
-	for anc, k := n.Parent, 0; anc != "" && k < MaxPageDepth; anc, k = v.base[anc].Parent, k+1 {
+	for anc, k := n.Parent, 0; anc != "" && k < MaxPageDepth; anc, k = v.node(anc).Parent, k+1 {
 		if _, ok := v.met[anc]; !ok {
 			v.inner[anc] = append(v.inner[anc], id)
 		}
@@ -140,7 +158,7 @@ func (v *editChecker) repeatInside(root string) error {
 // descendant id.
 func (v *editChecker) below(root, id string) []int {
 	var rel []int
-	for n := v.base[id]; n.Page != nil && n.Page.ID != root && len(rel) < MaxPageDepth; n = v.base[n.Parent] {
+	for n := v.node(id); n.Page != nil && n.Page.ID != root && len(rel) < MaxPageDepth; n = v.node(n.Parent) {
 		rel = append(rel, n.Index)
 	}
 	slices.Reverse(rel)
@@ -170,7 +188,7 @@ func (v *editChecker) list(pages []*Page, depth int) error {
 			continue
 		}
 		v.walked++
-		if _, ok := v.base[p.ID]; !ok {
+		if _, ok := v.base.Node(p.ID); !ok {
 			v.fresh++
 		}
 		if err := checkHead(p, depth, v.path); err != nil {
@@ -204,7 +222,7 @@ func (v *editChecker) list(pages []*Page, depth int) error {
 // list by a renamed copy. Lists are copied before being changed, so a list
 // t shares with base stays as it is. A nil base or baseIndex falls back to
 // FillSlugs.
-func (t *Tree) FillSlugsEdit(base *Tree, baseIndex map[string]PageNode) {
+func (t *Tree) FillSlugsEdit(base *Tree, baseIndex Index) {
 	if base == nil || baseIndex == nil {
 		t.FillSlugs()
 		return
@@ -214,11 +232,17 @@ func (t *Tree) FillSlugsEdit(base *Tree, baseIndex map[string]PageNode) {
 	}
 }
 
+// node returns the base page with the given id, or the zero PageNode.
+func (v *editChecker) node(id string) PageNode {
+	n, _ := v.base.Node(id)
+	return n
+}
+
 // fillSlugsEdit fills one sibling list and those below its new pages; it
 // returns the list, copied when a page in it had to be replaced.
-func fillSlugsEdit(pages []*Page, base map[string]PageNode) ([]*Page, bool) {
+func fillSlugsEdit(pages []*Page, base Index) ([]*Page, bool) {
 	frozen := func(p *Page) bool {
-		n, ok := base[p.ID]
+		n, ok := base.Node(p.ID)
 		return ok && n.Page == p
 	}
 	taken := map[string]bool{}

@@ -77,7 +77,7 @@ func linkPage(id string) *Page {
 }
 
 // sameVerdict fails unless ValidateEdit agrees with Validate on t.
-func sameVerdict(tb testing.TB, base, t *Tree, idx map[string]PageNode) error {
+func sameVerdict(tb testing.TB, base, t *Tree, idx MapIndex) error {
 	tb.Helper()
 	want := t.Validate()
 	got := t.ValidateEdit(base, idx)

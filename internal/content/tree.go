@@ -370,15 +370,29 @@ func (t *Tree) Fork() *Tree {
 // replaced by a clone that edit changed; the page's ancestors are copied and
 // everything else is shared with t. An unknown id is a NotFound error.
 func (t *Tree) Edit(pageID string, edit func(p *Page)) (*Tree, error) {
-	chain := findChain(t.Pages, pageID)
-	if chain == nil {
-		return nil, folio.Errorf(folio.NotFound, "page %s not found", pageID)
+	return t.EditAt(findChain(t.Pages, pageID), pageID, edit)
+}
+
+// EditAt is Edit for a page whose place is known: chain holds its index
+// among its siblings at each level from the top (as PageNode.Index along
+// its ancestors), so the tree is not searched. A chain that does not lead
+// to pageID is a NotFound error.
+func (t *Tree) EditAt(chain []int, pageID string, edit func(p *Page)) (*Tree, error) {
+	notFound := folio.Errorf(folio.NotFound, "page %s not found", pageID)
+	if len(chain) == 0 {
+		return nil, notFound
 	}
 	out := t.Fork()
 	list := out.Pages
 	for depth, idx := range chain {
+		if idx < 0 || idx >= len(list) {
+			return nil, notFound
+		}
 		c := list[idx].Clone()
 		if depth == len(chain)-1 {
+			if c.ID != pageID {
+				return nil, notFound
+			}
 			edit(c)
 		}
 		list[idx] = c

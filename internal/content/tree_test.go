@@ -234,3 +234,16 @@ func TestTreeValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestEditAtChecksThePlace(t *testing.T) {
+	tr := tree(pg("a", pg("a1"), pg("a2")), pg("b"))
+	out, err := tr.EditAt([]int{0, 1}, "a2", func(p *Page) { p.Title = "x" })
+	if err != nil || out.Pages[0].Pages[1].Title != "x" || tr.Pages[0].Pages[1].Title == "x" {
+		t.Fatalf("EditAt: %v", err)
+	}
+	for _, chain := range [][]int{nil, {0, 0}, {5}, {0, 9}, {-1}} {
+		if _, err := tr.EditAt(chain, "a2", func(*Page) {}); folio.KindOf(err) != folio.NotFound {
+			t.Errorf("EditAt(%v) error %v, want NotFound", chain, err)
+		}
+	}
+}

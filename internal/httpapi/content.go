@@ -73,7 +73,7 @@ func pageOptions(r *http.Request) (folio.PageOptions, error) {
 
 // contentView is the converter for one revision read.
 func (s *Server) contentView(c *app.Content, metadata bool) wire.ContentView {
-	return wire.ContentView{URLs: s.urls, SpaceID: c.Space.ID, Paths: c.Paths, Metadata: metadata, FileURL: c.FileURL}
+	return wire.ContentView{URLs: s.urls, SpaceID: c.Space.ID, Paths: c.Paths(), Metadata: metadata, FileURL: c.FileURL}
 }
 
 // getRevision serves GET /spaces/{spaceId}/content and
