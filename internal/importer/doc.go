@@ -45,7 +45,7 @@
 // cannot place emphasis delimiters next to punctuation, which a Markdown detour
 // would turn into literal asterisks), needs no escaping of text that looks
 // like Markdown or Liquid, and follows HTML's white-space rules. The
-// containment rules of content/schema.go are applied by fitBlocks, which
+// containment rules of content/schema.go are applied by markdown.Fit, which
 // degrades a block a container cannot hold into blocks it can, keeping the
 // text; links go through the same markdown.Resolver as Markdown pages. The
 // title of an HTML page is its first top-level <h1> wherever it stands (site

@@ -76,7 +76,7 @@ func convertHTML(src []byte, res markdown.Resolver) (page, error) {
 		}
 	}
 	p.doc = &content.Document{Object: content.ObjectDocument, Data: map[string]any{},
-		Nodes: clampDepth(fitBlocks(rootBlocks, nodes), 1)}
+		Nodes: markdown.ClampDepth(markdown.Fit(markdown.ContainerDocument, nodes))}
 	p.doc.Normalize()
 	if err := p.doc.Validate("html"); err != nil {
 		return page{}, err
@@ -312,7 +312,7 @@ func (c *htmlConverter) block(n *html.Node) []content.Node {
 	case atom.Pre:
 		return []content.Node{codeBlock(textOf(n), language(n))}
 	case atom.Blockquote:
-		if nodes := fitBlocks(quoteBlocks, c.blocks(n)); len(nodes) > 0 {
+		if nodes := markdown.Fit(markdown.ContainerQuote, c.blocks(n)); len(nodes) > 0 {
 			return []content.Node{content.NewBlock(content.BlockQuote, nodes...)}
 		}
 		return nil
@@ -470,13 +470,13 @@ func (c *htmlConverter) list(n *html.Node) (content.Node, bool) {
 			items = append(items, content.NewBlock(content.BlockListItem))
 		}
 		last := &items[len(items)-1]
-		last.Nodes = append(last.Nodes, fitBlocks(listItemBlocks, stray)...)
+		last.Nodes = append(last.Nodes, markdown.Fit(markdown.ContainerListItem, stray)...)
 		stray = nil
 	}
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 		if ch.Type == html.ElementNode && ch.DataAtom == atom.Li {
 			addStray()
-			item := content.NewBlock(content.BlockListItem, fitBlocks(listItemBlocks, c.blocks(ch))...)
+			item := content.NewBlock(content.BlockListItem, markdown.Fit(markdown.ContainerListItem, c.blocks(ch))...)
 			if box := checkbox(ch); box != nil {
 				tasks = true
 				item.Data["checked"] = hasAttr(box, "checked")
@@ -593,7 +593,7 @@ func (c *htmlConverter) details(n *html.Node) content.Node {
 		}
 	}
 	flush()
-	body = fitBlocks(expandableBlocks, body)
+	body = markdown.Fit(markdown.ContainerExpandable, body)
 	if len(body) == 0 {
 		body = []content.Node{paragraph(nil)}
 	}
@@ -707,7 +707,7 @@ func (c *htmlConverter) table(n *html.Node) []content.Node {
 	for _, r := range rows {
 		var cells [][]content.Node
 		for _, cell := range r.cells {
-			cells = append(cells, fitBlocks(cellBlocks, c.blocks(cell)))
+			cells = append(cells, markdown.Fit(markdown.ContainerTableCell, c.blocks(cell)))
 		}
 		body = append(body, cells)
 		for len(header) < len(cells) {

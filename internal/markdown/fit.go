@@ -30,7 +30,40 @@ var (
 	hintBlocks       = newSet(essentials)
 	tabBlocks        = newSet(essentials, []string{content.BlockCode, content.BlockFile, content.BlockImages, content.BlockHint, content.BlockQuote, content.BlockMath})
 	expandableBlocks = newSet(essentials, []string{content.BlockImages, content.BlockCode, content.BlockTable, content.BlockHint, content.BlockQuote})
+	// Table cells may hold any block; keeping them simple matches what
+	// GitBook's editor offers in a cell.
+	cellBlocks = newSet(essentials, []string{content.BlockImages, content.BlockCode, content.BlockQuote})
 )
+
+// Containers whose content Fit adapts to what they may hold.
+const (
+	ContainerDocument   = "document"
+	ContainerListItem   = content.BlockListItem
+	ContainerQuote      = content.BlockQuote
+	ContainerExpandable = content.BlockExpandable
+	ContainerTableCell  = "table-cell"
+)
+
+var containers = map[string]blockSet{
+	ContainerDocument: rootBlocks, ContainerListItem: listItemBlocks, ContainerQuote: quoteBlocks,
+	ContainerExpandable: expandableBlocks, ContainerTableCell: cellBlocks,
+}
+
+// Fit returns blocks built for a container (one of the Container
+// constants) with every block it cannot hold replaced by blocks it can,
+// keeping the text, as the Markdown converter does; other importers (HTML)
+// share it so that every import obeys the same containment rules.
+func Fit(container string, nodes []content.Node) []content.Node {
+	allowed, ok := containers[container]
+	if !ok {
+		allowed = rootBlocks
+	}
+	return fit(allowed, nodes)
+}
+
+// ClampDepth flattens top-level blocks nested so deep that their content
+// would pass content.MaxDepth into paragraphs of their text.
+func ClampDepth(nodes []content.Node) []content.Node { return clampDepth(nodes, 1) }
 
 // fit returns nodes with every block the container cannot hold replaced by
 // blocks it can, keeping the text: a quote or hint gives its children, code
