@@ -261,7 +261,11 @@ func (c *htmlConverter) holdsBlock(n *html.Node) bool {
 
 // blocks converts the children of n into blocks; inline content between
 // blocks gathers into paragraphs.
-func (c *htmlConverter) blocks(n *html.Node) []content.Node {
+func (c *htmlConverter) blocks(n *html.Node) []content.Node { return c.blocksExcept(n, nil) }
+
+// blocksExcept is blocks, leaving out the children taken returns true
+// for (the caller converts them itself).
+func (c *htmlConverter) blocksExcept(n *html.Node, taken func(*html.Node) bool) []content.Node {
 	var out []content.Node
 	var inl inlineBuilder
 	flush := func() {
@@ -270,6 +274,7 @@ func (c *htmlConverter) blocks(n *html.Node) []content.Node {
 	}
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 		switch {
+		case taken != nil && taken(ch):
 		case ch.Type == html.TextNode:
 			inl.text(ch.Data, 0)
 		case ch.Type != html.ElementNode || skipped(ch):
@@ -570,29 +575,15 @@ func language(pre *html.Node) string {
 // details converts <details><summary> into an expandable.
 func (c *htmlConverter) details(n *html.Node) content.Node {
 	var title []content.Node
-	var body []content.Node
-	var inl inlineBuilder
-	flush := func() {
-		body = append(body, paragraphOrImages(inl.finish())...)
-		inl = inlineBuilder{}
-	}
 	seenSummary := false
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		switch {
-		case ch.Type == html.ElementNode && ch.DataAtom == atom.Summary && !seenSummary:
-			seenSummary = true
-			title = c.inlines(ch)
-		case ch.Type == html.TextNode:
-			inl.text(ch.Data, 0)
-		case ch.Type != html.ElementNode || skipped(ch):
-		case c.holdsBlock(ch):
-			flush()
-			body = append(body, c.block(ch)...)
-		default:
-			c.inline(&inl, ch, 0)
+	body := c.blocksExcept(n, func(ch *html.Node) bool {
+		if ch.Type != html.ElementNode || ch.DataAtom != atom.Summary || seenSummary {
+			return false
 		}
-	}
-	flush()
+		seenSummary = true
+		title = c.inlines(ch)
+		return true
+	})
 	body = markdown.Fit(markdown.ContainerExpandable, body)
 	if len(body) == 0 {
 		body = []content.Node{paragraph(nil)}
