@@ -158,6 +158,11 @@ func (a *App) loadDocument(ctx context.Context, tx *store.Tx, h content.Hash) (*
 	if err != nil {
 		return nil, err
 	}
+	return decodeDocument(h, b)
+}
+
+// decodeDocument decodes a stored document.
+func decodeDocument(h content.Hash, b []byte) (*content.Document, error) {
 	d := new(content.Document)
 	if err := d.UnmarshalJSON(b); err != nil {
 		return nil, fmt.Errorf("decode document %s: %w", h, err)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
@@ -39,6 +40,10 @@ func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceVi
 	if err := store.DeletePageIndex(ctx, tx, sv.ID, changed); err != nil {
 		return err
 	}
+	docs, err := a.withStoredDocuments(ctx, tx, changed, current, docs)
+	if err != nil {
+		return err
+	}
 	terms := a.db.SearchDialect() == "tsquery"
 	var (
 		sections []store.SearchSection
@@ -60,10 +65,7 @@ func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceVi
 		}
 		doc := docs[p.Document]
 		if doc == nil {
-			var err error
-			if doc, err = a.loadDocument(ctx, tx, p.Document); err != nil {
-				return err
-			}
+			doc = content.NewDocument() // the zero hash: an empty page
 		}
 		if !p.NoIndex {
 			for i, s := range search.Sections(doc) {
@@ -89,6 +91,46 @@ func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceVi
 		return err
 	}
 	return store.PutLinks(ctx, tx, links)
+}
+
+// withStoredDocuments returns docs completed with the documents of the
+// changed document pages it lacks, loaded in batches (a duplicated space
+// indexes every page: one query per page would not do).
+func (a *App) withStoredDocuments(ctx context.Context, tx *store.Tx, changed []string, current map[string]*content.Page,
+	docs map[content.Hash]*content.Document) (map[content.Hash]*content.Document, error) {
+	var missing []string
+	seen := map[content.Hash]bool{}
+	for _, id := range changed {
+		p := current[id]
+		if p == nil || p.Type != content.PageDocument || p.Document.IsZero() || docs[p.Document] != nil || seen[p.Document] {
+			continue
+		}
+		seen[p.Document] = true
+		missing = append(missing, hashHex(p.Document))
+	}
+	if len(missing) == 0 {
+		return docs, nil
+	}
+	got, err := store.GetObjects(ctx, tx, missing)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[content.Hash]*content.Document, len(docs)+len(got))
+	for h, d := range docs {
+		out[h] = d
+	}
+	for h := range seen {
+		o, ok := got[hashHex(h)]
+		if !ok {
+			return nil, fmt.Errorf("document object %s is missing", h)
+		}
+		d, err := decodeDocument(h, o.Data)
+		if err != nil {
+			return nil, err
+		}
+		out[h] = d
+	}
+	return out, nil
 }
 
 // parseTarget reads a link page's target reference.
