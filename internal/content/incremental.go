@@ -56,7 +56,7 @@ func (t *Tree) ValidateEdit(base *Tree, baseIndex Index) error {
 		return t.Validate()
 	}
 	v := editChecker{base: baseIndex}
-	if err := v.list(t.Pages, 1); err != nil {
+	if err := v.list(t.Pages, base.Pages, 1); err != nil {
 		// Pages before the error are distinct, so at most walked of them are
 		// outside base; Validate would have stopped on the page limit first
 		// only if the error's page could be the (MaxPages+1)th.
@@ -165,7 +165,10 @@ func (v *editChecker) below(root, id string) []int {
 	return rel
 }
 
-func (v *editChecker) list(pages []*Page, depth int) error {
+// list checks the pages at depth; basePages is the base's list of the same
+// parent at the same depth, if any, where a page at its index is shared
+// without a lookup.
+func (v *editChecker) list(pages, basePages []*Page, depth int) error {
 	v.path = append(v.path, 0)
 	var slugs siblingSlugs
 	for i, p := range pages {
@@ -173,7 +176,7 @@ func (v *editChecker) list(pages []*Page, depth int) error {
 		if p == nil {
 			return nilPage(v.path)
 		}
-		if v.isShared(p, depth) {
+		if (i < len(basePages) && basePages[i] == p) || v.isShared(p, depth) {
 			// Valid in base at this depth: only its id and slug can clash.
 			if v.seen(p.ID) {
 				return duplicateID(v.path, p.ID)
@@ -188,8 +191,11 @@ func (v *editChecker) list(pages []*Page, depth int) error {
 			continue
 		}
 		v.walked++
-		if _, ok := v.base.Node(p.ID); !ok {
+		var kids []*Page
+		if n, ok := v.base.Node(p.ID); !ok {
 			v.fresh++
+		} else if n.Depth == depth {
+			kids = n.Page.Pages
 		}
 		if err := checkHead(p, depth, v.path); err != nil {
 			return err
@@ -204,7 +210,7 @@ func (v *editChecker) list(pages []*Page, depth int) error {
 		if err := slugs.claim(p, v.path); err != nil {
 			return err
 		}
-		if err := v.list(p.Pages, depth+1); err != nil {
+		if err := v.list(p.Pages, kids, depth+1); err != nil {
 			return err
 		}
 	}
@@ -227,7 +233,7 @@ func (t *Tree) FillSlugsEdit(base *Tree, baseIndex Index) {
 		t.FillSlugs()
 		return
 	}
-	if pages, copied := fillSlugsEdit(t.Pages, baseIndex); copied {
+	if pages, copied := fillSlugsEdit(t.Pages, base.Pages, baseIndex); copied {
 		t.Pages = pages
 	}
 }
@@ -239,11 +245,26 @@ func (v *editChecker) node(id string) PageNode {
 }
 
 // fillSlugsEdit fills one sibling list and those below its new pages; it
-// returns the list, copied when a page in it had to be replaced.
-func fillSlugsEdit(pages []*Page, base Index) ([]*Page, bool) {
-	frozen := func(p *Page) bool {
-		n, ok := base.Node(p.ID)
-		return ok && n.Page == p
+// returns the list, copied when a page in it had to be replaced. basePages
+// is the base's list of the same parent, if any: a page found at its index
+// there is a base page without a lookup.
+func fillSlugsEdit(pages, basePages []*Page, base Index) ([]*Page, bool) {
+	// frozen[i]: pages[i] is a base page; kids[i]: the base's children of a
+	// page that is not, when base has its id.
+	frozen := make([]bool, len(pages))
+	kids := make([][]*Page, len(pages))
+	for i, p := range pages {
+		if p == nil {
+			continue
+		}
+		if i < len(basePages) && basePages[i] == p {
+			frozen[i] = true
+			continue
+		}
+		if n, ok := base.Node(p.ID); ok {
+			frozen[i] = n.Page == p
+			kids[i] = n.Page.Pages
+		}
 	}
 	taken := map[string]bool{}
 	// Slugs of base pages, each kept by the first base page holding it.
@@ -253,7 +274,7 @@ func fillSlugsEdit(pages []*Page, base Index) ([]*Page, bool) {
 			continue
 		}
 		taken[p.Slug] = true
-		if _, ok := holder[p.Slug]; !ok && frozen(p) {
+		if _, ok := holder[p.Slug]; !ok && frozen[i] {
 			holder[p.Slug] = i
 		}
 	}
@@ -263,7 +284,7 @@ func fillSlugsEdit(pages []*Page, base Index) ([]*Page, bool) {
 		if p == nil {
 			continue
 		}
-		if frozen(p) {
+		if frozen[i] {
 			if p.Type == PageLink {
 				continue
 			}
@@ -299,8 +320,8 @@ func fillSlugsEdit(pages []*Page, base Index) ([]*Page, bool) {
 			}
 			seen[p.Slug] = true
 		}
-		if kids, ok := fillSlugsEdit(p.Pages, base); ok {
-			p.Pages = kids
+		if filled, ok := fillSlugsEdit(p.Pages, kids[i], base); ok {
+			p.Pages = filled
 		}
 	}
 	return out, copied
