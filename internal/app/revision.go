@@ -85,7 +85,7 @@ func (a *App) commit(ctx context.Context, caller folio.Caller, spaceID folio.ID,
 		// Slugs are filled in place below: pages that are not the base's
 		// must be this attempt's own, since a page once hashed (by an
 		// attempt that lost its race) must never change.
-		snap = ownPages(snap, base.rt.index().nodes)
+		snap = ownPages(snap, base.Tree, base.rt.index().nodes)
 		// Only what the edit did not share with the base is filled and
 		// checked: the base is valid, and an edit of one page costs the same
 		// whatever the size of the space.
@@ -183,23 +183,35 @@ func (a *App) putBlobs(ctx context.Context, snap *content.Snapshot) error {
 
 // ownPages returns snap with a fresh copy of every page that is not one of
 // the base's (by pointer), so that filling slugs never changes a page that
-// an earlier attempt hashed, or that the caller keeps for a retry.
-func ownPages(snap *content.Snapshot, baseNodes content.Index) *content.Snapshot {
-	var own func(pages []*content.Page) []*content.Page
-	own = func(pages []*content.Page) []*content.Page {
+// an earlier attempt hashed, or that the caller keeps for a retry. A page
+// found at its base place (the same pointer at the same index of the base's
+// list) needs no lookup: in an edit of one page, only the edited lists are
+// looked up.
+func ownPages(snap *content.Snapshot, base *content.Tree, baseNodes content.Index) *content.Snapshot {
+	var own func(pages, basePages []*content.Page) []*content.Page
+	own = func(pages, basePages []*content.Page) []*content.Page {
 		out := make([]*content.Page, len(pages))
 		for i, p := range pages {
-			if n, ok := baseNodes.Node(p.ID); ok && n.Page == p {
+			if i < len(basePages) && basePages[i] == p {
 				out[i] = p
 				continue
 			}
+			n, ok := baseNodes.Node(p.ID)
+			if ok && n.Page == p {
+				out[i] = p
+				continue
+			}
+			var kids []*content.Page
+			if ok {
+				kids = n.Page.Pages
+			}
 			c := p.Clone()
-			c.Pages = own(p.Pages)
+			c.Pages = own(p.Pages, kids)
 			out[i] = c
 		}
 		return out
 	}
 	t := snap.Tree.Fork()
-	t.Pages = own(snap.Tree.Pages)
+	t.Pages = own(snap.Tree.Pages, base.Pages)
 	return &content.Snapshot{Tree: t, Documents: snap.Documents, Blobs: snap.Blobs}
 }

@@ -17,55 +17,21 @@ import (
 // built on first use. Its pages are shared with other trees and must never
 // be changed.
 //
-// The page lookup of a tree made by a commit is an overlay on its base's
-// (derive): only the pages the commit placed anew, so that committing an
-// edit does not copy a map of every page. Overlays are flattened into a
-// full map every maxOverlayDepth generations. Paths are built on first read.
+// The page lookup of a tree made by a commit is a new version of its base's
+// (derive) that shares all but the entries the commit placed anew, so that
+// committing an edit does not copy a map of every page. Paths are built on
+// first read.
 type revTree struct {
 	tree  *content.Tree
 	pages int // number of pages, for the cache's accounting and lookups
 
 	once  sync.Once
-	nodes *nodeIndex     // every page by id
-	files map[string]int // index of each file in tree.Files by id
-	byID  []content.File // the files ordered by id, for lists
+	nodes content.NodeMap // every page by id
+	files map[string]int  // index of each file in tree.Files by id
+	byID  []content.File  // the files ordered by id, for lists
 
 	pathsOnce sync.Once
 	paths     map[string]string // document and group page paths by id
-}
-
-// maxOverlayDepth bounds the chain of page lookups a read may walk.
-const maxOverlayDepth = 32
-
-// nodeIndex finds the pages of a tree by id: its own entries, then, unless
-// the id is gone, its parent's (the index of the revision it was made
-// from). It implements content.Index.
-type nodeIndex struct {
-	own    map[string]content.PageNode
-	gone   map[string]bool
-	parent *nodeIndex
-	depth  int // 0 for a full index
-	n      int
-}
-
-// Node returns the page with the given id and its place.
-func (x *nodeIndex) Node(id string) (content.PageNode, bool) {
-	for ix := x; ix != nil; ix = ix.parent {
-		if n, ok := ix.own[id]; ok {
-			return n, true
-		}
-		if ix.gone[id] {
-			break
-		}
-	}
-	return content.PageNode{}, false
-}
-
-// Len returns the number of pages.
-func (x *nodeIndex) Len() int { return x.n }
-
-func fullIndex(t *content.Tree, pages int) *nodeIndex {
-	return &nodeIndex{own: content.NodesByID(t), n: pages}
 }
 
 // indexFiles builds the file lookups.
@@ -89,7 +55,7 @@ func newRevTree(t *content.Tree, pages int) *revTree {
 // index builds the lookups once and returns rt.
 func (rt *revTree) index() *revTree {
 	rt.once.Do(func() {
-		rt.nodes = fullIndex(rt.tree, rt.pages)
+		rt.nodes = content.NewNodeMap(rt.tree)
 		rt.indexFiles()
 	})
 	return rt
@@ -157,42 +123,62 @@ func (c *lru[K, V]) put(k K, v V) {
 }
 
 // derive gives rt, the tree of a commit on top of base, its page lookup as
-// an overlay on base's, from the commit's changes, without walking what the
-// two trees share: only the sibling lists holding pages that are not base's
-// (by pointer) are visited, and the subtrees of pages that moved. Removed
-// pages come from the diff.
+// a new version of base's, from the commit's changes, without walking what
+// the two trees share: only the sibling lists holding pages that are not
+// base's (by pointer) are visited, and the subtrees of pages that moved.
+// Removed pages come from the diff. The new version shares all but the
+// edited paths of base's lookup (content.NodeMap), so its cost follows the
+// size of the edit, not of the space. The file lookups are base's when the
+// commit kept base's files.
 func (rt *revTree) derive(base *revTree, changes []content.Change) {
 	parent := base.index().nodes
 	rt.once.Do(func() {
-		defer rt.indexFiles()
-		if parent.depth >= maxOverlayDepth {
-			rt.nodes = fullIndex(rt.tree, rt.pages)
-			return
+		if sameFiles(rt.tree.Files, base.tree.Files) {
+			rt.files, rt.byID = base.files, base.byID
+		} else {
+			rt.indexFiles()
 		}
-		ix := &nodeIndex{own: map[string]content.PageNode{}, gone: map[string]bool{}, parent: parent,
-			depth: parent.depth + 1, n: rt.pages}
+		b := parent.Edit()
 		for _, ch := range changes {
 			if ch.Kind == content.Removed && ch.PageID != "" {
-				ix.gone[ch.PageID] = true
+				b.Delete(ch.PageID)
 			}
 		}
 		// place records a page at its new place; whole re-walks its subtree.
-		var place func(p *content.Page, parentID string, index, depth int, whole bool)
-		place = func(p *content.Page, parentID string, index, depth int, whole bool) {
+		// basePages is the base's list of the page's parent when it did not
+		// move: a page at its index there is in place with its subtree, which
+		// spares the lookup.
+		var place func(p *content.Page, basePages []*content.Page, parentID string, index, depth int, whole bool)
+		place = func(p *content.Page, basePages []*content.Page, parentID string, index, depth int, whole bool) {
+			if !whole && index < len(basePages) && basePages[index] == p {
+				return
+			}
 			old, had := parent.Node(p.ID)
-			ix.own[p.ID] = content.PageNode{Page: p, Parent: parentID, Index: index, Depth: depth}
-			delete(ix.gone, p.ID)
-			moved := had && (old.Parent != parentID || old.Depth != depth)
-			if !whole && had && old.Page == p && !moved {
+			n := content.PageNode{Page: p, Parent: parentID, Index: index, Depth: depth}
+			if had && old == n {
 				return // shared, in place: its subtree is unchanged
 			}
+			b.Set(n)
+			moved := had && (old.Parent != parentID || old.Depth != depth)
+			if !whole && had && old.Page == p && !moved {
+				return // shared, only its index changed
+			}
+			var kids []*content.Page
+			if had && !moved {
+				kids = old.Page.Pages
+			}
 			for i, c := range p.Pages {
-				place(c, p.ID, i, depth+1, whole || moved)
+				place(c, kids, p.ID, i, depth+1, whole || moved)
 			}
 		}
 		for i, p := range rt.tree.Pages {
-			place(p, "", i, 1, false)
+			place(p, base.tree.Pages, "", i, 1, false)
 		}
-		rt.nodes = ix
+		rt.nodes = b.Map()
 	})
+}
+
+// sameFiles reports whether a and b are one slice.
+func sameFiles(a, b []content.File) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

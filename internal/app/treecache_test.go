@@ -97,6 +97,11 @@ func TestDerivedIndexMatchesAFullOne(t *testing.T) {
 			out, _ = out.Edit("p-0-0", func(p *content.Page) { p.Pages = append(p.Pages, moved) })
 			return out
 		},
+		"move a subtree to a cousin at the same depth": func(t *testing.T, tr *content.Tree) *content.Tree {
+			out, moved := detach(t, tr, "p-3-1")
+			out, _ = out.Edit("p-0", func(p *content.Page) { p.Pages = append(p.Pages, moved) })
+			return out
+		},
 		"remove a subtree": func(t *testing.T, tr *content.Tree) *content.Tree {
 			out, _ := detach(t, tr, "p-4-1")
 			return out

@@ -2,11 +2,13 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime/pprof"
 	"slices"
 	"testing"
 	"time"
@@ -125,42 +127,69 @@ func BenchmarkContent10000(b *testing.B) {
 			b.Run("edit-one-page", func(b *testing.B) {
 				editOnePage(b, s, token, space, ids)
 			})
-			// The same edit in a 102-page space of the same database (same
-			// search index): the cost must not grow with the space.
-			small := importURL(b, s, token, org, serveBytes(b, corpus.Zip(2, 50, 500, 3)))
-			var smallPages struct {
-				Pages []struct {
-					Pages []struct{ ID string }
-				}
+			// The same edit in spaces of 1,010 and 101 pages of the same
+			// database (same search index), the edited page in a list of
+			// 100 siblings as above: the cost must not grow with the space.
+			for _, size := range []struct {
+				name             string
+				folders, perPart int
+			}{{"1010", 10, 100}, {"101", 1, 100}} {
+				small := importURL(b, s, token, org, serveBytes(b, corpus.Zip(size.folders, size.perPart, 500, 3)))
+				smallIDs := leafPages(b, s, token, small)
+				b.Run("edit-one-page-"+size.name, func(b *testing.B) {
+					editOnePage(b, s, token, small, smallIDs)
+				})
 			}
-			s.Do(b, token, "GET", "/v1/spaces/"+small+"/content/pages", nil).WantStatus(b, 200).JSON(b, &smallPages)
-			var smallIDs []string
-			for _, p := range smallPages.Pages {
-				for _, c := range p.Pages {
-					smallIDs = append(smallIDs, c.ID)
-				}
-			}
-			b.Run("edit-one-page-102", func(b *testing.B) {
-				editOnePage(b, s, token, small, smallIDs)
-			})
 		})
 	}
 }
 
+// leafPages returns the ids of the space's pages that have no children.
+func leafPages(b *testing.B, s *apitest.Server, token, space string) []string {
+	type page struct {
+		ID    string
+		Pages []page
+	}
+	var tree struct{ Pages []page }
+	s.Do(b, token, "GET", "/v1/spaces/"+space+"/content/pages", nil).WantStatus(b, 200).JSON(b, &tree)
+	var ids []string
+	var walk func([]page)
+	walk = func(pages []page) {
+		for _, p := range pages {
+			if len(p.Pages) == 0 {
+				ids = append(ids, p.ID)
+			}
+			walk(p.Pages)
+		}
+	}
+	walk(tree.Pages)
+	return ids
+}
+
 // editOnePage replaces one page's document per iteration, through the page
-// import endpoint: a new revision that changes one page.
+// import endpoint: a new revision that changes one page. The new document
+// is a page of about 500 words like the ones it replaces, so that every
+// edit indexes and unindexes as much text whatever the space.
 func editOnePage(b *testing.B, s *apitest.Server, token, space string, ids []string) {
+	var bodies [][]byte
+	for i := range 64 {
+		doc := corpus.Page(fmt.Sprintf("Edited page %d", i), 500, uint64(1000+i))
+		body, _ := json.Marshal(map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte(doc))})
+		bodies = append(bodies, body)
+	}
+	// The label tells the edits apart from the imports in a CPU profile
+	// (go tool pprof -tagfocus bench=10000).
+	label := pprof.Labels("bench", fmt.Sprint(len(ids)))
 	durations := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := range b.N {
-		body, _ := json.Marshal(map[string]any{"source": "markdown",
-			"url": dataURL("text/markdown", fmt.Appendf(nil, "# Edited\n\nEdit number %d of this page.\n", i))})
+		body := bodies[i%len(bodies)]
 		req := httptest.NewRequest("POST", "/v1/spaces/"+space+"/content/page/"+ids[(i*37)%len(ids)]+"/import", bytes.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		start := time.Now()
-		s.Handler.ServeHTTP(rec, req)
+		pprof.Do(req.Context(), label, func(context.Context) { s.Handler.ServeHTTP(rec, req) })
 		durations = append(durations, time.Since(start))
 		if rec.Code != http.StatusCreated {
 			b.Fatalf("edit: %d %s", rec.Code, rec.Body)

@@ -81,11 +81,21 @@ func (g *gen) page(title string, words int, links []string) string {
 	return b.String()
 }
 
+// Page returns one Markdown page of about words words, titled title, drawn
+// from the same vocabulary as Zip's pages.
+func Page(title string, words int, seed uint64) string {
+	return newGen(seed).page(title, words, nil)
+}
+
+func newGen(seed uint64) *gen {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	return &gen{r: r, zipf: rand.NewZipf(r, 1.1, 2, uint64(len(vocabulary)-1))}
+}
+
 // Zip returns a zip archive of folders×perFolder pages (plus one README per
 // folder) of about words words each, with links to sibling pages.
 func Zip(folders, perFolder, words int, seed uint64) []byte {
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	g := &gen{r: r, zipf: rand.NewZipf(r, 1.1, 2, uint64(len(vocabulary)-1))}
+	g := newGen(seed)
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	add := func(name, body string) {
