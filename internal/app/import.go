@@ -245,17 +245,18 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 	if err != nil {
 		return nil, err
 	}
-	if res.Imported >= analyzeAfterImport {
-		if err := a.db.AnalyzeContentIndex(ctx); err != nil {
-			a.logger.Warn("analyze after import", "error", err.Error())
+	if res.Imported >= tidyAfterImport {
+		if err := a.db.TidyContentIndex(ctx); err != nil {
+			a.logger.Warn("tidy the content indexes after an import", "error", err.Error())
 		}
 	}
 	return res, nil
 }
 
-// analyzeAfterImport is the size of an import, in pages and files, after
-// which the store's planner statistics are refreshed at once.
-const analyzeAfterImport = 1000
+// tidyAfterImport is the size of an import, in pages and files, after
+// which the store's content indexes are tidied at once (planner statistics,
+// index segments; see store.TidyContentIndex).
+const tidyAfterImport = 1000
 
 // parseImport converts fetched bytes of a source into content.
 func parseImport(source string, body []byte, name string) (*content.Snapshot, error) {

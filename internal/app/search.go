@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/search"
 	"github.com/foliodocs/folio/internal/store"
 )
@@ -32,6 +34,7 @@ type SearchPageHit struct {
 	Path      string
 	Ancestors []string // titles of the pages above it, top first
 	Sections  []SearchSectionHit
+	node      content.PageNode // its place, to describe it (describe)
 }
 
 // SearchSpaceHits groups the pages that matched in one space.
@@ -125,7 +128,7 @@ func titlesFirst(res *store.SearchResult, terms []string) []store.SearchHit {
 		seen[h.ID] = true
 		out = append(out, h)
 	}
-	var rest []store.SearchHit
+	rest := make([]store.SearchHit, 0, len(res.All))
 	for _, h := range res.All {
 		switch {
 		case seen[h.ID]:
@@ -138,16 +141,17 @@ func titlesFirst(res *store.SearchResult, terms []string) []store.SearchHit {
 	return append(out, rest...)
 }
 
-// groupHits groups ranked sections by page, best page first, and places
-// each page in its space's current tree; pages no longer there are dropped.
-// Section bodies are whole: excerpt them (excerpt) once paginated.
+// groupHits groups ranked sections by page, best page first; pages no
+// longer in their space's current tree are dropped. Titles, paths and
+// bodies are filled once paginated: see describe and excerpt.
 func (a *App) groupHits(hits []store.SearchHit, trees map[string]*revTree) []SearchPageHit {
+	type pageKey struct{ space, page string }
 	var (
 		out   []SearchPageHit
-		index = map[string]int{}
+		index = make(map[pageKey]int, len(hits))
 	)
 	for _, h := range hits {
-		key := h.SpaceID + "/" + h.PageID
+		key := pageKey{h.SpaceID, h.PageID}
 		i, seen := index[key]
 		if !seen {
 			rt := trees[h.SpaceID]
@@ -158,21 +162,32 @@ func (a *App) groupHits(hits []store.SearchHit, trees map[string]*revTree) []Sea
 			if !ok {
 				continue
 			}
-			ph := SearchPageHit{SpaceID: h.SpaceID, PageID: h.PageID, Title: n.Page.Title, Path: rt.pathIndex()[h.PageID]}
-			for parent := n.Parent; parent != ""; {
-				pn, _ := rt.nodes.Node(parent)
-				ph.Ancestors = append([]string{pn.Page.Title}, ph.Ancestors...)
-				parent = pn.Parent
-			}
 			i = len(out)
 			index[key] = i
-			out = append(out, ph)
+			out = append(out, SearchPageHit{SpaceID: h.SpaceID, PageID: h.PageID, node: n,
+				Sections: make([]SearchSectionHit, 0, maxSectionsPerHit)})
 		}
 		if len(out[i].Sections) < maxSectionsPerHit {
 			out[i].Sections = append(out[i].Sections, SearchSectionHit{ID: h.SectionID, Title: h.Title, row: h})
 		}
 	}
 	return out
+}
+
+// describe sets the title, path and ancestors of pages grouped by
+// groupHits from the same trees.
+func describe(pages []SearchPageHit, trees map[string]*revTree) {
+	for i := range pages {
+		p := &pages[i]
+		rt := trees[p.SpaceID]
+		p.Title, p.Path = p.node.Page.Title, rt.pathIndex()[p.PageID]
+		for parent := p.node.Parent; parent != ""; {
+			pn, _ := rt.nodes.Node(parent)
+			p.Ancestors = append(p.Ancestors, pn.Page.Title)
+			parent = pn.Parent
+		}
+		slices.Reverse(p.Ancestors)
+	}
 }
 
 // excerpt loads the bodies of the sections of pages and sets each to an
@@ -215,9 +230,11 @@ func (a *App) SearchSpace(ctx context.Context, caller folio.Caller, spaceID foli
 		if err != nil {
 			return err
 		}
-		if l, err = paginate(a.groupHits(hits, map[string]*revTree{spaceID: c.rt}), opts); err != nil {
+		trees := map[string]*revTree{spaceID: c.rt}
+		if l, err = paginate(a.groupHits(hits, trees), opts); err != nil {
 			return err
 		}
+		describe(l.Items, trees)
 		return excerpt(ctx, tx, l.Items, terms)
 	})
 	if err != nil {
@@ -298,6 +315,7 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 			return err
 		}
 		for _, g := range l.Items {
+			describe(g.Pages, trees)
 			if err := excerpt(ctx, tx, g.Pages, terms); err != nil {
 				return err
 			}

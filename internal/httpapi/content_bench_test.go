@@ -114,6 +114,12 @@ func BenchmarkContent10000(b *testing.B) {
 				}
 				timeGets(b, s.Handler, token, paths)
 			})
+			for _, q := range []string{corpus.Word(3), corpus.Word(40), corpus.Word(400),
+				corpus.Word(5) + " " + corpus.Word(60), corpus.Word(80)[:4], "install"} {
+				b.Run("q="+q, func(b *testing.B) {
+					timeGets(b, s.Handler, token, []string{"/v1/spaces/" + space + "/search?query=" + url.QueryEscape(q)})
+				})
+			}
 			b.Run("search", func(b *testing.B) {
 				// Common, mid-frequency and rare words, a two-word query and a
 				// prefix of the last word.
@@ -124,6 +130,12 @@ func BenchmarkContent10000(b *testing.B) {
 				}
 				timeGets(b, s.Handler, token, paths)
 			})
+			for _, q := range []string{corpus.Word(3), corpus.Word(40), corpus.Word(400),
+				corpus.Word(5) + " " + corpus.Word(60), corpus.Word(80)[:4], "install"} {
+				b.Run("q="+q, func(b *testing.B) {
+					timeGets(b, s.Handler, token, []string{"/v1/spaces/" + space + "/search?query=" + url.QueryEscape(q)})
+				})
+			}
 			b.Run("edit-one-page", func(b *testing.B) {
 				editOnePage(b, s, token, space, ids)
 			})

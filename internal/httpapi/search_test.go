@@ -36,12 +36,13 @@ func TestSearchSpace(t *testing.T) {
 		org, admin := s.Org(t)
 		space := newSpace(t, s, admin, org, "Docs")
 		importInto(t, s, admin, space, "", "zip", zipOf(t, map[string]string{
-			"SUMMARY.md": "# Summary\n\n* [Deployment](deploy.md)\n  * [Kubernetes](deploy/k8s.md)\n* [Overview](overview.md)\n* [Glossary](glossary.md)\n",
+			"SUMMARY.md": "# Summary\n\n* [Deployment](deploy.md)\n  * [Kubernetes](deploy/k8s.md)\n    * [Operators](deploy/operators.md)\n* [Overview](overview.md)\n* [Glossary](glossary.md)\n",
 			"deploy.md":  "# Deployment\n\nHow to run the server in production.\n\n## Backups\n\nCopy the data folder every night.\n",
 			"deploy/k8s.md": "# Kubernetes\n\nA chart for clusters.\n\n## Storage\n\nMount a volume for the data folder; " +
 				"the installation takes a minute.\n",
-			"overview.md": "# Overview\n\nThis page mentions deployment once, in passing.\n",
-			"glossary.md": "# Glossary\n\nNothing relevant here.\n",
+			"deploy/operators.md": "# Operators\n\nReconcilers are written with tiller.\n",
+			"overview.md":         "# Overview\n\nThis page mentions deployment once, in passing.\n",
+			"glossary.md":         "# Glossary\n\nNothing relevant here.\n",
 		}))
 		search := func(q string) searchList {
 			t.Helper()
@@ -63,6 +64,10 @@ func TestSearchSpace(t *testing.T) {
 		if len(l.Items) != 1 || l.Items[0].Title != "Kubernetes" || len(l.Items[0].Ancestors) != 1 ||
 			l.Items[0].Ancestors[0].Title != "Deployment" {
 			t.Fatalf("volume: %+v", l.Items)
+		}
+		if l := search("tiller"); len(l.Items) != 1 || len(l.Items[0].Ancestors) != 2 ||
+			l.Items[0].Ancestors[0].Title != "Deployment" || l.Items[0].Ancestors[1].Title != "Kubernetes" {
+			t.Fatalf("tiller: ancestors must list the pages above, top first: %+v", l.Items)
 		}
 		sec := l.Items[0].Sections[0]
 		if sec.ID != "storage" || sec.Title != "Storage" || sec.Path != "deploy/k8s#storage" ||

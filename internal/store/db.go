@@ -349,6 +349,28 @@ func nullMicros(n sql.NullInt64) *time.Time {
 	return &t
 }
 
+// maxCachedInList is the longest IN list whose query is kept prepared.
+const maxCachedInList = 256
+
+// padIn returns the values of an IN list padded with repeats of its last
+// value to the next power of two, which an IN list ignores, and the Tx to
+// query with: the query text then takes few forms, which the statement
+// caches keep; a longer (or empty) list runs unprepared on t.once().
+func padIn[T any](t *Tx, vals []T) (*Tx, []T) {
+	n := 1
+	for n < len(vals) {
+		n <<= 1
+	}
+	if len(vals) == 0 || n > maxCachedInList {
+		return t.once(), vals
+	}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = vals[min(i, len(vals)-1)]
+	}
+	return t, out
+}
+
 // placeholders returns "?, ?, ?" for n arguments.
 func placeholders(n int) string {
 	if n == 0 {

@@ -39,7 +39,7 @@ type dialect interface {
 	termFrequency(ctx context.Context, t *Tx, term string, prefix bool, limit int) (int, error)
 	// termMatch is the query text of one term, as a word or a prefix.
 	termMatch(term string, prefix bool) string
-	// analyzeContent is the statement refreshing the planner's statistics
-	// of the content indexes, or "" when the dialect needs none.
-	analyzeContent() string
+	// tidyContent prepares the content indexes for searching after a large
+	// change: planner statistics (PostgreSQL), segment merges (SQLite).
+	tidyContent(ctx context.Context, db *DB) error
 }

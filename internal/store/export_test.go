@@ -22,3 +22,16 @@ func ReapplyMigration(ctx context.Context, db *DB, version int64) error {
 	_, err = p.ApplyVersion(ctx, version, true)
 	return err
 }
+
+// FTSSegments counts the segments of the SQLite full-text index of search
+// sections (-1 on PostgreSQL).
+func FTSSegments(ctx context.Context, db *DB) (int, error) {
+	if db.d.name() != "sqlite" {
+		return -1, nil
+	}
+	var n int
+	err := db.Read(ctx, func(t *Tx) error {
+		return t.get(ctx, `SELECT count(DISTINCT segid) FROM search_fts_idx`, nil, &n)
+	})
+	return n, err
+}

@@ -51,8 +51,8 @@ func PutObjects(ctx context.Context, t *Tx, objs []Object) error {
 func GetObjects(ctx context.Context, t *Tx, hashes []string) (map[string]Object, error) {
 	out := make(map[string]Object, len(hashes))
 	for start := 0; start < len(hashes); start += maxObjectsPerInsert {
-		batch := hashes[start:min(start+maxObjectsPerInsert, len(hashes))]
-		err := t.once().query(ctx, `SELECT hash, kind, data FROM objects WHERE hash IN (`+placeholders(len(batch))+`)`,
+		tx, batch := padIn(t, hashes[start:min(start+maxObjectsPerInsert, len(hashes))])
+		err := tx.query(ctx, `SELECT hash, kind, data FROM objects WHERE hash IN (`+placeholders(len(batch))+`)`,
 			toAny(batch), func(r *sql.Rows) error {
 				var (
 					o    Object

@@ -137,7 +137,13 @@ func (*postgresDialect) termMatch(term string, prefix bool) string {
 	return term
 }
 
-func (*postgresDialect) analyzeContent() string { return "ANALYZE search_sections, content_links" }
+// tidyContent refreshes the planner's statistics of the content indexes, so
+// that searches are planned for the new data at once rather than after the
+// next automatic analysis.
+func (*postgresDialect) tidyContent(ctx context.Context, db *DB) error {
+	_, err := db.read.db.ExecContext(ctx, "ANALYZE search_sections, content_links")
+	return err
+}
 
 // termFrequency estimates the sections holding a term from the planner's
 // statistics of search_sections.tsv (pg_stats.most_common_elems, kept by

@@ -55,13 +55,13 @@ const maxRowsPerInsert = 100
 // DeletePageIndex removes the search sections and links of pages of a space.
 func DeletePageIndex(ctx context.Context, t *Tx, spaceID string, pageIDs []string) error {
 	for start := 0; start < len(pageIDs); start += maxObjectsPerInsert {
-		batch := pageIDs[start:min(start+maxObjectsPerInsert, len(pageIDs))]
+		tx, batch := padIn(t, pageIDs[start:min(start+maxObjectsPerInsert, len(pageIDs))])
 		args := append([]any{spaceID}, toAny(batch)...)
 		in := placeholders(len(batch))
-		if _, err := t.once().exec(ctx, `DELETE FROM search_sections WHERE space_id = ? AND page_id IN (`+in+`)`, args...); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM search_sections WHERE space_id = ? AND page_id IN (`+in+`)`, args...); err != nil {
 			return wrap(err, "delete search sections")
 		}
-		if _, err := t.once().exec(ctx, `DELETE FROM content_links WHERE space_id = ? AND page_id IN (`+in+`)`, args...); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM content_links WHERE space_id = ? AND page_id IN (`+in+`)`, args...); err != nil {
 			return wrap(err, "delete links")
 		}
 	}
@@ -99,9 +99,10 @@ func candidates(ctx context.Context, t *Tx, spaceIDs []string, match string, lim
 	if match == "" {
 		return nil, nil
 	}
+	tx, spaceIDs := padIn(t, spaceIDs)
 	q, args := t.db.d.searchCandidates(spaceIDs, match, limit, ranked, titles)
-	var out []candidate
-	err := t.once().query(ctx, q, args, func(r *sql.Rows) error {
+	out := make([]candidate, 0, limit)
+	err := tx.query(ctx, q, args, func(r *sql.Rows) error {
 		var c candidate
 		if err := r.Scan(&c.ID, &c.Rank, &c.SpaceID, &c.PageID, &c.SectionID, &c.Ord, &c.PageTitle, &c.Title); err != nil {
 			return err
@@ -197,8 +198,8 @@ func SectionBodies(ctx context.Context, t *Tx, hits []SearchHit) (map[int64]stri
 	}
 	out := make(map[int64]string, len(ids))
 	for start := 0; start < len(ids); start += maxObjectsPerInsert {
-		batch := ids[start:min(start+maxObjectsPerInsert, len(ids))]
-		err := t.once().query(ctx, `SELECT id, space_id, page_id, body FROM search_sections WHERE id IN (`+placeholders(len(batch))+`)`,
+		tx, batch := padIn(t, ids[start:min(start+maxObjectsPerInsert, len(ids))])
+		err := tx.query(ctx, `SELECT id, space_id, page_id, body FROM search_sections WHERE id IN (`+placeholders(len(batch))+`)`,
 			toAny(batch), func(r *sql.Rows) error {
 				var (
 					id                    int64
@@ -222,15 +223,10 @@ func SectionBodies(ctx context.Context, t *Tx, hits []SearchHit) (map[int64]stri
 // SearchDialect names the query syntax Search expects: "fts5" or "tsquery".
 func (db *DB) SearchDialect() string { return db.d.searchSyntax() }
 
-// AnalyzeContentIndex refreshes the query planner's statistics of the
-// content indexes after a large change (a big import), so that searches
-// are planned for the new data at once rather than after the next
-// automatic analysis. SQLite plans these queries without statistics.
-func (db *DB) AnalyzeContentIndex(ctx context.Context) error {
-	q := db.d.analyzeContent()
-	if q == "" {
-		return nil
-	}
-	_, err := db.read.db.ExecContext(ctx, q)
-	return wrap(err, "analyze content indexes")
+// TidyContentIndex prepares the content indexes for searching after a
+// large change (a big import): PostgreSQL refreshes the planner's
+// statistics, SQLite merges the full-text index segments the change left,
+// in short steps that let other writes through.
+func (db *DB) TidyContentIndex(ctx context.Context) error {
+	return wrap(db.d.tidyContent(ctx, db), "tidy content indexes")
 }

@@ -39,7 +39,7 @@ func TestSearchPlanSkipsRankingForCommonTerms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.AnalyzeContentIndex(ctx); err != nil {
+		if err := db.TidyContentIndex(ctx); err != nil {
 			t.Fatal(err)
 		}
 		query := func(term string) store.SearchQuery {
@@ -70,4 +70,76 @@ func TestSearchPlanSkipsRankingForCommonTerms(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTidyContentIndex indexes sections in many small commits, each of
+// which leaves a full-text index segment on SQLite: tidying merges them and
+// changes no search result.
+func TestTidyContentIndex(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u := newUser(t, db, "tidy@example.com")
+		o := newOrg(t, db, u.ID, "")
+		sp := folio.Space{ID: folio.NewID(), OrganizationID: o.ID, Title: "S", EditMode: "live", Visibility: "private",
+			Revision: folio.NewID(), MergeRules: folio.MergeRules{Type: "inherit"}, DefaultLevel: folio.Level{Inherit: true}}
+		if err := db.Write(ctx, func(tx *store.Tx) error {
+			sp.CreatedAt, sp.UpdatedAt = tx.Now, tx.Now
+			return store.CreateSpace(ctx, tx, &sp)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for c := range 60 {
+			var rows []store.SearchSection
+			for i := range 10 {
+				body := fmt.Sprintf("common word%d", c*10+i)
+				rows = append(rows, store.SearchSection{SpaceID: sp.ID, PageID: fmt.Sprint("p", c*10+i), Title: "T", Body: body,
+					Terms: [3]string{"", "t", body}})
+			}
+			if err := db.Write(ctx, func(tx *store.Tx) error { return store.PutSearchSections(ctx, tx, rows) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		search := func() []string {
+			t.Helper()
+			var out []string
+			for _, term := range []string{"common", "word7", "word599"} {
+				q := store.SearchQuery{All: `"` + term + `"`, AllExact: `"` + term + `"`, Terms: []string{term}}
+				if db.SearchDialect() == "tsquery" {
+					q = store.SearchQuery{All: term, AllExact: term, Terms: []string{term}}
+				}
+				err := db.Read(ctx, func(tx *store.Tx) error {
+					res, err := store.Search(ctx, tx, []string{sp.ID}, q)
+					if err == nil {
+						out = append(out, fmt.Sprintf("%s: %d", term, len(res.All)))
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			return out
+		}
+		before, segsBefore := search(), segments(t, db)
+		if err := db.TidyContentIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		after, segsAfter := search(), segments(t, db)
+		if fmt.Sprint(before) != fmt.Sprint(after) || fmt.Sprint(after) != "[common: 150 word7: 1 word599: 1]" {
+			t.Fatalf("results before tidying %v, after %v", before, after)
+		}
+		if segsBefore >= 0 && (segsAfter >= segsBefore || segsAfter > 4) {
+			t.Fatalf("%d segments before tidying, %d after; want fewer, at most 4", segsBefore, segsAfter)
+		}
+		t.Logf("segments: %d before, %d after", segsBefore, segsAfter)
+	})
+}
+
+func segments(t *testing.T, db *store.DB) int {
+	t.Helper()
+	n, err := store.FTSSegments(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
