@@ -154,6 +154,7 @@ func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID fo
 			return
 		}
 		done <- res
+		a.tidyAfter(bg, res)
 	}()
 	wait := time.NewTimer(a.importWait)
 	defer wait.Stop()
@@ -200,7 +201,8 @@ func (a *App) ImportContentJob(ctx context.Context, payload string) error {
 	if err := json.Unmarshal([]byte(payload), &job); err != nil {
 		return folio.Errorf(folio.Invalid, "import job payload: %v", err)
 	}
-	_, err := a.runImport(ctx, job)
+	res, err := a.runImport(ctx, job)
+	a.tidyAfter(ctx, res)
 	return err
 }
 
@@ -245,12 +247,18 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 	if err != nil {
 		return nil, err
 	}
-	if res.Imported >= tidyAfterImport {
-		if err := a.db.TidyContentIndex(ctx); err != nil {
-			a.logger.Warn("tidy the content indexes after an import", "error", err.Error())
-		}
-	}
 	return res, nil
+}
+
+// tidyAfter tidies the content indexes after a large import, once its
+// outcome is recorded and sent: the client does not wait for it.
+func (a *App) tidyAfter(ctx context.Context, res *ImportResult) {
+	if res == nil || res.Imported < tidyAfterImport {
+		return
+	}
+	if err := a.db.TidyContentIndex(ctx); err != nil {
+		a.logger.Warn("tidy the content indexes after an import", "error", err.Error())
+	}
 }
 
 // tidyAfterImport is the size of an import, in pages and files, after
