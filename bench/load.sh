@@ -135,20 +135,25 @@ start_server() {
   "$tmp/folio" serve --addr 127.0.0.1:0 "$@" >"$out" 2>>"$tmp/server.err" &
   server_pid=$!
   server_out=$out
-  for _ in $(seq 3000); do
+  # Poll tightly with few processes per round: the figure is meant to be
+  # within a few ms of the server's own start time.
+  local re='listening on http://([0-9.]+:[0-9]+)' line
+  for _ in $(seq 10000); do
     kill -0 "$server_pid" 2>/dev/null || {
       cat "$tmp/server.err" >&2
       die "folio serve exited during start"
     }
     if [ -z "$addr" ]; then
-      addr=$(grep -oE 'listening on http://[0-9.]+:[0-9]+' "$out" | sed 's#.*http://##') || true
+      while IFS= read -r line; do
+        [[ $line =~ $re ]] && addr=${BASH_REMATCH[1]} && break
+      done <"$out"
     fi
     if [ -n "$addr" ] && curl -fs -o /dev/null "http://$addr/healthz"; then
       start_ms=$(($(now_ms) - t0))
       base_url=http://$addr
       return 0
     fi
-    sleep 0.01
+    sleep 0.003
   done
   die "folio serve did not answer /healthz within 30s"
 }
