@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/store/storetest"
 )
@@ -16,10 +15,7 @@ import (
 func TestSearchPlanSkipsRankingForCommonTerms(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		u := newUser(t, db, "search@example.com")
-		o := newOrg(t, db, u.ID, "")
-		sp := folio.Space{ID: folio.NewID(), OrganizationID: o.ID, Title: "S", EditMode: "live", Visibility: "private",
-			Revision: folio.NewID(), MergeRules: folio.MergeRules{Type: "inherit"}, DefaultLevel: folio.Level{Inherit: true}}
+		sp := newSpace(t, db, "search@example.com")
 		var rows []store.SearchSection
 		for i := range 1500 {
 			body := "alpha gamma"
@@ -29,14 +25,7 @@ func TestSearchPlanSkipsRankingForCommonTerms(t *testing.T) {
 			rows = append(rows, store.SearchSection{SpaceID: sp.ID, PageID: fmt.Sprint("p", i), Title: "T", Body: body,
 				Terms: [3]string{"", "t", body}})
 		}
-		err := db.Write(ctx, func(tx *store.Tx) error {
-			sp.CreatedAt, sp.UpdatedAt = tx.Now, tx.Now
-			if err := store.CreateSpace(ctx, tx, &sp); err != nil {
-				return err
-			}
-			return store.PutSearchSections(ctx, tx, rows)
-		})
-		if err != nil {
+		if err := db.Write(ctx, func(tx *store.Tx) error { return store.PutSearchSections(ctx, tx, rows) }); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.TidyContentIndex(ctx); err != nil {
@@ -78,16 +67,7 @@ func TestSearchPlanSkipsRankingForCommonTerms(t *testing.T) {
 func TestTidyContentIndex(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		u := newUser(t, db, "tidy@example.com")
-		o := newOrg(t, db, u.ID, "")
-		sp := folio.Space{ID: folio.NewID(), OrganizationID: o.ID, Title: "S", EditMode: "live", Visibility: "private",
-			Revision: folio.NewID(), MergeRules: folio.MergeRules{Type: "inherit"}, DefaultLevel: folio.Level{Inherit: true}}
-		if err := db.Write(ctx, func(tx *store.Tx) error {
-			sp.CreatedAt, sp.UpdatedAt = tx.Now, tx.Now
-			return store.CreateSpace(ctx, tx, &sp)
-		}); err != nil {
-			t.Fatal(err)
-		}
+		sp := newSpace(t, db, "tidy@example.com")
 		for c := range 60 {
 			var rows []store.SearchSection
 			for i := range 10 {

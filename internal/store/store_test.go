@@ -43,6 +43,23 @@ func newUser(t *testing.T, db *store.DB, email string) *folio.User {
 	return u
 }
 
+// newSpace stores a space of a new organization of a new user.
+func newSpace(t *testing.T, db *store.DB, email string) folio.Space {
+	t.Helper()
+	ctx := context.Background()
+	o := newOrg(t, db, newUser(t, db, email).ID, "")
+	sp := folio.Space{ID: folio.NewID(), OrganizationID: o.ID, Title: "S", EditMode: "live", Visibility: "private",
+		Revision: folio.NewID(), MergeRules: folio.MergeRules{Type: "inherit"}, DefaultLevel: folio.Level{Inherit: true}}
+	err := db.Write(ctx, func(tx *store.Tx) error {
+		sp.CreatedAt, sp.UpdatedAt = tx.Now, tx.Now
+		return store.CreateSpace(ctx, tx, &sp)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
 func TestUniqueConstraintsAreConflicts(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
