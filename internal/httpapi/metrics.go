@@ -27,9 +27,9 @@ func newMetrics() *metrics {
 		}, []string{"route", "method", "status"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "folio_http_request_duration_seconds",
-			Help:    "HTTP request latency by route pattern and method.",
+			Help:    "HTTP request latency by route pattern, method and status.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
-		}, []string{"route", "method"}),
+		}, []string{"route", "method", "status"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -37,8 +37,9 @@ func newMetrics() *metrics {
 }
 
 func (m *metrics) observe(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
+	code := strconv.Itoa(status)
+	m.requests.WithLabelValues(route, method, code).Inc()
+	m.latency.WithLabelValues(route, method, code).Observe(d.Seconds())
 }
 
 func (m *metrics) handler() http.Handler {

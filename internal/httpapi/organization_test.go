@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +18,8 @@ func TestGetOrganizationBody(t *testing.T) {
 		org, token := s.Org(t)
 		got := s.Do(t, token, "GET", "/v1/orgs/"+org, nil).WantStatus(t, 200).Map(t)
 		// Replace the values that differ between runs.
-		if _, ok := got["createdAt"].(string); !ok {
+		// Times are ISO 8601 in UTC with milliseconds.
+		if c, _ := got["createdAt"].(string); !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`).MatchString(c) {
 			t.Fatalf("createdAt = %v", got["createdAt"])
 		}
 		got["createdAt"], got["title"] = "TIME", "TITLE"

@@ -113,11 +113,23 @@ func TestListOrganizationsPagination(t *testing.T) {
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("paged ids (-want +got):\n%s", d)
 		}
-		// The last page has no next; a full page answers without next too.
+		// The last page has no next, also when it is exactly full.
 		var p page
 		s.Do(t, token, "GET", "/v1/orgs?limit=1000", nil).WantStatus(t, 200).JSON(t, &p)
 		if p.Next != nil || len(p.Items) != 6 {
 			t.Fatalf("limit=1000: next %v, %d items", p.Next, len(p.Items))
+		}
+		p = page{}
+		s.Do(t, token, "GET", "/v1/orgs?limit=6", nil).WantStatus(t, 200).JSON(t, &p)
+		if p.Next != nil || len(p.Items) != 6 {
+			t.Fatalf("limit=6 of 6: next %v, %d items", p.Next, len(p.Items))
+		}
+		p = page{}
+		s.Do(t, token, "GET", "/v1/orgs?limit=3", nil).WantStatus(t, 200).JSON(t, &p)
+		second := page{}
+		s.Do(t, token, "GET", "/v1/orgs?limit=3&page="+p.Next.Page, nil).WantStatus(t, 200).JSON(t, &second)
+		if second.Next != nil || len(second.Items) != 3 {
+			t.Fatalf("second full page of 3: next %v, %d items", second.Next, len(second.Items))
 		}
 		s.Do(t, token, "GET", "/v1/orgs?limit=1", nil).WantStatus(t, 200).JSON(t, &p)
 		if p.Next == nil || len(p.Items) != 1 || p.Count != 6 {

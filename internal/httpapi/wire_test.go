@@ -2,10 +2,12 @@ package httpapi_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/httpapi"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -115,11 +117,49 @@ func TestHealthAndMetrics(t *testing.T) {
 		for _, want := range []string{
 			`folio_http_requests_total{method="GET",route="GET /v1/user",status="200"} 1`,
 			`folio_http_requests_total{method="GET",route="GET /v1/user",status="401"} 1`,
-			`folio_http_request_duration_seconds_bucket{method="GET",route="GET /v1/user"`,
+			`folio_http_request_duration_seconds_count{method="GET",route="GET /v1/user",status="200"} 1`,
+			`folio_http_request_duration_seconds_count{method="GET",route="GET /v1/user",status="401"} 1`,
 		} {
 			if !strings.Contains(body, want) {
 				t.Errorf("metrics lack %s", want)
 			}
+		}
+	})
+}
+
+// TestHealthzWithoutDatabase: a server whose database does not answer says
+// so with 503 and the error body.
+func TestHealthzWithoutDatabase(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		if err := s.DB.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s.Do(t, "", "GET", "/healthz", nil).WantError(t, 503, "the database does not answer")
+	})
+}
+
+// TestDefaultBodyLimit: without a configured limit, bodies over 10 MiB are
+// refused with 413 before the handler reads them.
+func TestDefaultBodyLimit(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		_, token := s.User(t)
+		h := httpapi.New(httpapi.Config{App: s.App, PublicURL: apitest.PublicURL})
+		post := func(size int) int {
+			body := `{"title":"` + strings.Repeat("a", size-len(`{"title":""}`)) + `"}`
+			req := httptest.NewRequest("POST", "/v1/orgs", strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			return rec.Code
+		}
+		if code := post(httpapi.DefaultMaxBody + 1); code != 413 {
+			t.Fatalf("a body of 10 MiB + 1 byte: %d, want 413", code)
+		}
+		// At the limit the body is read and judged on its content (a title
+		// that long is invalid).
+		if code := post(httpapi.DefaultMaxBody); code != 400 {
+			t.Fatalf("a body of 10 MiB: %d, want 400", code)
 		}
 	})
 }
