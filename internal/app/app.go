@@ -33,6 +33,9 @@ type Config struct {
 	// ImportWait is how long an import request waits for its import before
 	// answering with the revision to come; 0 selects DefaultImportWait.
 	ImportWait time.Duration
+	// ImportFetchTimeout bounds fetching an imported URL, body included; 0
+	// selects DefaultImportFetchTimeout.
+	ImportFetchTimeout time.Duration
 }
 
 // DefaultTokenCacheTTL bounds how long a token revoked through another
@@ -53,8 +56,10 @@ type App struct {
 	blobs      *blob.Bucket
 	http       *http.Client
 	importWait time.Duration
-	trees      *lru[content.Hash, *revTree]
-	docs       *lru[content.Hash, []byte]
+	// fetchTimeout bounds fetching an imported URL.
+	fetchTimeout time.Duration
+	trees        *lru[content.Hash, *revTree]
+	docs         *lru[content.Hash, []byte]
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -83,14 +88,18 @@ func New(cfg Config) *App {
 	if cfg.ImportWait == 0 {
 		cfg.ImportWait = DefaultImportWait
 	}
+	if cfg.ImportFetchTimeout == 0 {
+		cfg.ImportFetchTimeout = DefaultImportFetchTimeout
+	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = NewImportClient(false)
 	}
 	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
 		blobs: cfg.Blobs, http: cfg.HTTPClient, importWait: cfg.ImportWait,
-		trees: newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:  newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) })}
+		fetchTimeout: cfg.ImportFetchTimeout,
+		trees:        newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
+		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) })}
 }
 
 // DB returns the store, for health checks.

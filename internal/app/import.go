@@ -22,8 +22,8 @@ import (
 	"github.com/foliodocs/folio/internal/store"
 )
 
-// importFetchTimeout bounds fetching an imported URL.
-const importFetchTimeout = 60 * time.Second
+// DefaultImportFetchTimeout bounds fetching an imported URL, body included.
+const DefaultImportFetchTimeout = 60 * time.Second
 
 // Size caps of fetched import sources.
 const (
@@ -327,7 +327,7 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 	if u.Scheme == "data" {
 		return decodeDataURL(u.String(), limit)
 	}
-	ctx, cancel := context.WithTimeout(ctx, importFetchTimeout)
+	ctx, cancel := context.WithTimeout(ctx, a.fetchTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -473,7 +473,7 @@ func NewImportClient(allowPrivate bool) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.DialContext = dialer.DialContext
 	tr.Proxy = nil
-	return &http.Client{Timeout: importFetchTimeout, Transport: tr,
+	return &http.Client{Timeout: DefaultImportFetchTimeout, Transport: tr,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 5 {
 				return fmt.Errorf("too many redirects")
