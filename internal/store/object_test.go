@@ -79,22 +79,12 @@ func TestRevisionsRoundTrip(t *testing.T) {
 func TestSpacesOfOlderVersionsGetARevision(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		u := newUser(t, db, "old@example.com")
-		o := newOrg(t, db, u.ID, "")
-		sp := folio.Space{ID: folio.NewID(), OrganizationID: o.ID, Title: "Old", EditMode: "live", Visibility: "private",
-			Revision: folio.NewID(), MergeRules: folio.MergeRules{Type: "inherit"}, DefaultLevel: folio.Level{Inherit: true}}
-		err := db.Write(ctx, func(tx *store.Tx) error {
-			sp.CreatedAt, sp.UpdatedAt = tx.Now, tx.Now
-			return store.CreateSpace(ctx, tx, &sp)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sp := newSpace(t, db, "old@example.com")
 		if err := store.ReapplyMigration(ctx, db, 9); err != nil {
 			t.Fatal(err)
 		}
 		var rev *folio.Revision
-		err = db.Read(ctx, func(tx *store.Tx) (err error) { rev, err = store.GetRevision(ctx, tx, sp.ID, sp.Revision); return err })
+		err := db.Read(ctx, func(tx *store.Tx) (err error) { rev, err = store.GetRevision(ctx, tx, sp.ID, sp.Revision); return err })
 		if err != nil || rev.TreeHash != "29f64ed45ce64c0f58391ba637c6104dbebe6477d4ada4bae8e04c0052ff33c2" || len(rev.Parents) != 0 {
 			t.Fatalf("revision after the upgrade: %+v, %v", rev, err)
 		}
