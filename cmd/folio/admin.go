@@ -18,12 +18,13 @@ func runInit(ctx context.Context, args []string, getenv func(string) string, std
 		email, name, org string
 		asJSON           bool
 	)
-	sf.register(fs, getenv)
+	e := &env{getenv: getenv}
+	sf.register(fs, e)
 	fs.StringVar(&email, "email", "", "email of the first admin (required)")
 	fs.StringVar(&name, "name", "", "display name of the first admin")
 	fs.StringVar(&org, "org", "My organization", "title of the first organization")
 	fs.BoolVar(&asJSON, "json", false, `print {"user":ID,"organization":ID,"token":TOKEN}`)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
 	if email == "" {
@@ -66,13 +67,14 @@ func runUsersCreate(ctx context.Context, args []string, getenv func(string) stri
 		email, name, org, role string
 		asJSON                 bool
 	)
-	sf.register(fs, getenv)
+	e := &env{getenv: getenv}
+	sf.register(fs, e)
 	fs.StringVar(&email, "email", "", "email of the new user (required)")
 	fs.StringVar(&name, "name", "", "display name")
 	fs.StringVar(&org, "org", "", "organization id to add the user to")
 	fs.StringVar(&role, "role", "", "role in --org: admin, create, review, edit, comment, read, or guest")
 	fs.BoolVar(&asJSON, "json", false, `print {"user":ID,"token":TOKEN}`)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
 	if email == "" {
@@ -117,11 +119,12 @@ func runUsersToken(ctx context.Context, args []string, getenv func(string) strin
 		email, label string
 		asJSON       bool
 	)
-	sf.register(fs, getenv)
+	e := &env{getenv: getenv}
+	sf.register(fs, e)
 	fs.StringVar(&email, "email", "", "email of the user (required)")
 	fs.StringVar(&label, "label", "created by folio users token", "label of the token")
 	fs.BoolVar(&asJSON, "json", false, `print {"user":ID,"token":TOKEN}`)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
 	if email == "" {
@@ -149,8 +152,9 @@ func runUsersToken(ctx context.Context, args []string, getenv func(string) strin
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("migrate", stderr)
 	var sf storeFlags
-	sf.register(fs, getenv)
-	if err := fs.Parse(args); err != nil {
+	e := &env{getenv: getenv}
+	sf.register(fs, e)
+	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
 	db, err := sf.open(ctx, slog.New(slog.DiscardHandler))

@@ -11,6 +11,7 @@ import (
 	_ "gocloud.dev/blob/s3blob" // s3:// file storage URLs
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/foliodocs/folio/internal/store"
@@ -24,14 +25,14 @@ type storeFlags struct {
 	filesURL    string
 }
 
-func (f *storeFlags) register(fs *flag.FlagSet, getenv func(string) string) {
-	fs.StringVar(&f.data, "data", envOr(getenv, "FOLIO_DATA", "./folio-data"),
+func (f *storeFlags) register(fs *flag.FlagSet, e *env) {
+	fs.StringVar(&f.data, "data", e.str("FOLIO_DATA", "./folio-data"),
 		"folder for the SQLite database and local files (FOLIO_DATA)")
-	fs.StringVar(&f.databaseURL, "database-url", getenv("FOLIO_DATABASE_URL"),
+	fs.StringVar(&f.databaseURL, "database-url", e.str("FOLIO_DATABASE_URL", ""),
 		"postgres:// URL; when set, PostgreSQL is the store (FOLIO_DATABASE_URL)")
-	fs.IntVar(&f.maxConns, "db-max-conns", int(envInt(getenv, "FOLIO_DB_MAX_CONNS", 8)),
+	fs.IntVar(&f.maxConns, "db-max-conns", int(e.integer("FOLIO_DB_MAX_CONNS", 8)),
 		"database connections: the PostgreSQL pool, or SQLite's read connections (FOLIO_DB_MAX_CONNS)")
-	fs.StringVar(&f.filesURL, "files-url", getenv("FOLIO_FILES_URL"),
+	fs.StringVar(&f.filesURL, "files-url", e.str("FOLIO_FILES_URL", ""),
 		"where uploaded and imported files are kept: a gocloud blob URL such as s3://bucket?region=...; default the files folder under --data (FOLIO_FILES_URL)")
 }
 
@@ -58,11 +59,66 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (*store.DB, 
 	return store.Open(ctx, store.Config{DatabaseURL: f.databaseURL, DataDir: f.data, Logger: logger, MaxConns: f.maxConns})
 }
 
-func envOr(getenv func(string) string, key, def string) string {
-	if v := getenv(key); v != "" {
+// env reads the environment variables that give flags their defaults. It
+// keeps the first invalid value it meets, for parseFlags to refuse once the
+// command's flags are registered.
+type env struct {
+	getenv func(string) string
+	err    error
+}
+
+// str returns the value of key, or def when it is unset or empty.
+func (e *env) str(key, def string) string {
+	if v := e.getenv(key); v != "" {
 		return v
 	}
 	return def
+}
+
+// boolean returns the value of key as strconv.ParseBool reads it (true,
+// false, 1, 0, ...), or def when it is unset or empty.
+func (e *env) boolean(key string, def bool) bool {
+	v := e.getenv(key)
+	if v == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		e.fail(fmt.Errorf("%s=%q is not a boolean: use true or false", key, v))
+		return def
+	}
+	return b
+}
+
+// integer returns the value of key as a base-10 integer, or def when it is
+// unset or empty.
+func (e *env) integer(key string, def int64) int64 {
+	v := e.getenv(key)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		e.fail(fmt.Errorf("%s=%q is not an integer", key, v))
+		return def
+	}
+	return n
+}
+
+func (e *env) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// parseFlags parses args, then refuses an invalid environment variable met
+// while registering the flags, even one a flag overrides: a typo in the
+// environment should not wait for the day the flag is dropped.
+func parseFlags(fs *flag.FlagSet, e *env, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return e.err
 }
 
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {

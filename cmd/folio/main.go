@@ -22,6 +22,10 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first SIGINT or SIGTERM starts a graceful shutdown, which may wait
+	// up to shutdownGrace for in-flight requests. Unregistering then restores
+	// the default behaviour, so a second signal kills folio at once.
+	context.AfterFunc(ctx, stop)
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "folio:", err)
 		os.Exit(1)

@@ -30,18 +30,19 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		accessLog, importPrivate              bool
 		maxBody                               int64
 	)
-	sf.register(fs, getenv)
-	fs.StringVar(&addr, "addr", envOr(getenv, "FOLIO_ADDR", "127.0.0.1:8080"), "address to listen on (FOLIO_ADDR)")
-	fs.StringVar(&publicURL, "public-url", getenv("FOLIO_PUBLIC_URL"),
+	e := &env{getenv: getenv}
+	sf.register(fs, e)
+	fs.StringVar(&addr, "addr", e.str("FOLIO_ADDR", "127.0.0.1:8080"), "address to listen on (FOLIO_ADDR)")
+	fs.StringVar(&publicURL, "public-url", e.str("FOLIO_PUBLIC_URL", ""),
 		"absolute URL clients reach the server at, used in every urls field; default from --addr (FOLIO_PUBLIC_URL)")
-	fs.StringVar(&logLevel, "log-level", envOr(getenv, "FOLIO_LOG_LEVEL", "info"), "debug, info, warn or error (FOLIO_LOG_LEVEL)")
-	fs.BoolVar(&accessLog, "access-log", envOr(getenv, "FOLIO_ACCESS_LOG", "true") == "true", "log one line per request (FOLIO_ACCESS_LOG)")
-	fs.Int64Var(&maxBody, "max-body", envInt(getenv, "FOLIO_MAX_BODY", httpapi.DefaultMaxBody), "request body limit in bytes (FOLIO_MAX_BODY)")
-	fs.StringVar(&adminEmail, "admin-email", envOr(getenv, "FOLIO_ADMIN_EMAIL", "admin@localhost"),
+	fs.StringVar(&logLevel, "log-level", e.str("FOLIO_LOG_LEVEL", "info"), "debug, info, warn or error (FOLIO_LOG_LEVEL)")
+	fs.BoolVar(&accessLog, "access-log", e.boolean("FOLIO_ACCESS_LOG", true), "log one line per request (FOLIO_ACCESS_LOG)")
+	fs.Int64Var(&maxBody, "max-body", e.integer("FOLIO_MAX_BODY", httpapi.DefaultMaxBody), "request body limit in bytes (FOLIO_MAX_BODY)")
+	fs.StringVar(&adminEmail, "admin-email", e.str("FOLIO_ADMIN_EMAIL", "admin@localhost"),
 		"email of the first admin created on an empty database (FOLIO_ADMIN_EMAIL)")
-	fs.BoolVar(&importPrivate, "import-allow-private", envOr(getenv, "FOLIO_IMPORT_ALLOW_PRIVATE", "false") == "true",
+	fs.BoolVar(&importPrivate, "import-allow-private", e.boolean("FOLIO_IMPORT_ALLOW_PRIVATE", false),
 		"let content imports fetch URLs on loopback and private networks (FOLIO_IMPORT_ALLOW_PRIVATE)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
 	logger, err := newLogger(stderr, logLevel)
@@ -140,13 +141,6 @@ func defaultPublicURL(a *net.TCPAddr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
-}
-
-func envInt(getenv func(string) string, key string, def int64) int64 {
-	if v, err := strconv.ParseInt(getenv(key), 10, 64); err == nil {
-		return v
-	}
-	return def
 }
 
 // describe shows an error to an operator: the user-facing message for
