@@ -21,6 +21,7 @@ import (
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/store"
+	"github.com/google/go-cmp/cmp"
 )
 
 // dataURL returns body as a base64 data: URL.
@@ -639,4 +640,403 @@ func checkStoredTree(t *testing.T, s *apitest.Server, space string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fileList is a page of GET .../files.
+type fileList struct {
+	Count int
+	Next  *struct{ Page string }
+	Items []fileBody
+}
+
+func TestRevisionAddressedReads(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Handbook")
+		var before struct{ Revision string }
+		s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200).JSON(t, &before)
+		png := tinyPNG()
+		res := importInto(t, s, admin, space, "", "zip", zipOf(t, map[string]string{
+			"SUMMARY.md":               "# Summary\n\n* [Welcome](README.md)\n* [Guide](guide.md)\n",
+			"README.md":                "# Welcome\n\n![Logo](.gitbook/assets/logo.png)\n",
+			"guide.md":                 "# Guide\n\nThe guide.\n",
+			".gitbook/assets/logo.png": string(png),
+			"notes.txt":                "plain text notes",
+		}))
+		var rev revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+res.Revision, nil).WantStatus(t, 200).JSON(t, &rev)
+		if len(rev.Files) != 2 {
+			t.Fatalf("files of the import %+v", rev.Files)
+		}
+		logo := rev.Files[0]
+		if logo.Name != "logo.png" {
+			logo = rev.Files[1]
+		}
+		// A later revision must not change what the import's revision reads.
+		importInto(t, s, admin, space, "", "markdown", []byte("# Later\n\nAdded after.\n"))
+		oldBase := "/v1/spaces/" + space + "/revisions/" + before.Revision
+		newBase := "/v1/spaces/" + space + "/revisions/" + res.Revision
+
+		t.Run("pages", func(t *testing.T) {
+			var old, cur struct{ Pages []pageBody }
+			s.Do(t, admin, "GET", oldBase+"/pages", nil).WantStatus(t, 200).JSON(t, &old)
+			if old.Pages == nil || len(old.Pages) != 0 {
+				t.Fatalf("pages before the import %+v", old)
+			}
+			s.Do(t, admin, "GET", newBase+"/pages", nil).WantStatus(t, 200).JSON(t, &cur)
+			if diff := cmp.Diff(rev.Pages, cur.Pages); diff != "" {
+				t.Fatalf("pages of the revision differ from its revision read (-revision +pages):\n%s", diff)
+			}
+			var titles []string
+			for _, p := range cur.Pages {
+				titles = append(titles, p.Title)
+			}
+			if diff := cmp.Diff([]string{"Welcome", "Guide"}, titles); diff != "" {
+				t.Fatalf("page titles (-want +got):\n%s", diff)
+			}
+		})
+		t.Run("files", func(t *testing.T) {
+			var old fileList
+			r := s.Do(t, admin, "GET", oldBase+"/files", nil).WantStatus(t, 200)
+			r.JSON(t, &old)
+			if old.Count != 0 || old.Items == nil || len(old.Items) != 0 || old.Next != nil {
+				t.Fatalf("files before the import: %s", r.Body)
+			}
+			var first, second fileList
+			s.Do(t, admin, "GET", newBase+"/files?limit=1", nil).WantStatus(t, 200).JSON(t, &first)
+			if first.Count != 2 || len(first.Items) != 1 || first.Next == nil || first.Next.Page == "" {
+				t.Fatalf("first page of files %+v", first)
+			}
+			s.Do(t, admin, "GET", newBase+"/files?limit=1&page="+url.QueryEscape(first.Next.Page), nil).WantStatus(t, 200).JSON(t, &second)
+			if second.Count != 2 || len(second.Items) != 1 || second.Next != nil {
+				t.Fatalf("second page of files %+v", second)
+			}
+			got := []fileBody{first.Items[0], second.Items[0]}
+			want := rev.Files
+			if want[0].ID > want[1].ID {
+				want = []fileBody{want[1], want[0]}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("paged files (-want +got):\n%s", diff)
+			}
+		})
+		t.Run("file", func(t *testing.T) {
+			s.Do(t, admin, "GET", oldBase+"/files/"+logo.ID, nil).WantError(t, 404, "file not found")
+			var f fileBody
+			s.Do(t, admin, "GET", newBase+"/files/"+logo.ID, nil).WantStatus(t, 200).JSON(t, &f)
+			if diff := cmp.Diff(logo, f); diff != "" {
+				t.Fatalf("file (-revision +file):\n%s", diff)
+			}
+			if f.Name != "logo.png" || f.ContentType != "image/png" || f.Size != int64(len(png)) || f.Dimensions == nil ||
+				f.Dimensions.Width != 1 || f.Dimensions.Height != 1 || !strings.HasPrefix(f.DownloadURL, apitest.PublicURL+"/v1/files/") {
+				t.Fatalf("file %+v", f)
+			}
+		})
+		t.Run("errors", func(t *testing.T) {
+			missing := "/v1/spaces/" + space + "/revisions/nope"
+			for _, tt := range []struct {
+				name, path string
+				status     int
+				msg        string
+			}{
+				{"pages/unknown revision", missing + "/pages", 404, "revision not found"},
+				{"files/unknown revision", missing + "/files", 404, "revision not found"},
+				{"file/unknown revision", missing + "/files/" + logo.ID, 404, "revision not found"},
+				{"file/unknown file", newBase + "/files/nope", 404, "file not found"},
+				{"files/limit too large", newBase + "/files?limit=1001", 400, "limit"},
+				{"files/bad cursor", newBase + "/files?page=bad", 400, "page"},
+				{"pages/bad metadata", newBase + "/pages?metadata=yes", 400, "metadata"},
+				{"file/bad computed", newBase + "/files/" + logo.ID + "?computed=2", 400, "computed"},
+			} {
+				t.Run(tt.name, func(t *testing.T) {
+					s.DoUnchecked(t, admin, "GET", tt.path, nil).WantError(t, tt.status, tt.msg)
+				})
+			}
+			_, other := s.Org(t)
+			s.Do(t, other, "GET", newBase+"/files", nil).WantError(t, 404, "space not found")
+			s.Do(t, other, "GET", newBase+"/files/"+logo.ID, nil).WantError(t, 404, "space not found")
+			s.Do(t, other, "GET", newBase+"/pages", nil).WantError(t, 404, "space not found")
+		})
+	})
+}
+
+func TestPageReadOptionsKeepTheDocument(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		res := importInto(t, s, admin, space, "", "markdown",
+			[]byte("# Options\n\nSome **bold** text and [a link](https://example.com).\n\n- one\n- two\n"))
+		var rev revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+		page := "/v1/spaces/" + space + "/content/page/" + rev.Pages[0].ID
+		// The reference types evaluated as a boolean or "deterministic-only";
+		// its validator cannot decode such a query parameter ("true" fails
+		// both), so the reads with options are not checked against it.
+		read := func(t *testing.T, path string, checked bool) any {
+			t.Helper()
+			var v any
+			if checked {
+				s.Do(t, admin, "GET", path, nil).WantStatus(t, 200).JSON(t, &v)
+			} else {
+				s.DoUnchecked(t, admin, "GET", path, nil).WantStatus(t, 200).JSON(t, &v)
+			}
+			return v
+		}
+		for _, base := range []string{page, "/v1/spaces/" + space + "/revisions/" + res.Revision + "/page/" + rev.Pages[0].ID} {
+			for _, format := range []string{"document", "markdown", ""} {
+				q := "?format=" + format
+				if format == "" {
+					q = "?"
+				}
+				want := read(t, base+q, true)
+				for _, opt := range []string{"evaluated=true", "evaluated=false", "evaluated=deterministic-only",
+					"dereferenced=true", "dereferenced=false", "dereferenced=reusable-contents",
+					"evaluated=deterministic-only&dereferenced=reusable-contents"} {
+					t.Run(format+"/"+opt, func(t *testing.T) {
+						if diff := cmp.Diff(want, read(t, base+q+"&"+opt, false)); diff != "" {
+							t.Fatalf("%s changed the page (-without +with):\n%s", opt, diff)
+						}
+					})
+				}
+			}
+		}
+		// The baseline holds the body, so the comparisons above compare it.
+		var md pageBody
+		s.DoUnchecked(t, admin, "GET", page+"?format=markdown&evaluated=true&dereferenced=reusable-contents", nil).WantStatus(t, 200).JSON(t, &md)
+		if md.Markdown == nil || !strings.Contains(*md.Markdown, "**bold**") || !strings.Contains(*md.Markdown, "- two") {
+			t.Fatalf("markdown %v", md.Markdown)
+		}
+	})
+}
+
+func TestImportHTML(t *testing.T) {
+	const doc = `<!DOCTYPE html><html><head><title>Browser title</title></head><body>
+<h1>Release notes</h1>
+<p>This release is <b>bold</b> and fast.</p>
+<ul><li>First item</li><li>Second item</li></ul>
+</body></html>`
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/docs/notes.html" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(doc))
+		}))
+		defer site.Close()
+		org, admin := s.Org(t)
+		for _, tt := range []struct{ source, url string }{
+			{"html", dataURL("text/html", []byte(doc))},
+			{"website", site.URL + "/docs/notes.html"},
+		} {
+			t.Run(tt.source, func(t *testing.T) {
+				space := newSpace(t, s, admin, org, "Imported "+tt.source)
+				var res importResult
+				s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"source": tt.source, "url": tt.url}).
+					WantStatus(t, 201).JSON(t, &res)
+				if res.ImportedResources != 1 || res.TotalResources != 1 || res.Revision == "" {
+					t.Fatalf("import result %+v", res)
+				}
+				var rev revisionBody
+				s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+				if rev.ID != res.Revision || len(rev.Pages) != 1 {
+					t.Fatalf("revision after import %+v", rev)
+				}
+				var p pageBody
+				s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/page/"+rev.Pages[0].ID+"?format=markdown", nil).WantStatus(t, 200).JSON(t, &p)
+				if p.Title != "Release notes" || p.Slug != "release-notes" || p.Markdown == nil {
+					t.Fatalf("page %+v", p)
+				}
+				md := *p.Markdown
+				for _, want := range []string{"This release is **bold** and fast.", "- First item\n", "- Second item\n"} {
+					if !strings.Contains(md, want) {
+						t.Errorf("markdown %q does not hold %q", md, want)
+					}
+				}
+				// The heading became the title and left the body.
+				if strings.Contains(md, "Release notes") || strings.Contains(md, "Browser title") {
+					t.Errorf("markdown %q still holds the title", md)
+				}
+			})
+		}
+		space := newSpace(t, s, admin, org, "Missing")
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"source": "website", "url": site.URL + "/gone.html"}).
+			WantError(t, 400, "answered HTTP 404")
+	})
+}
+
+// currentRevision returns the id of a space's current revision.
+func currentRevision(t testing.TB, s *apitest.Server, token, space string) string {
+	t.Helper()
+	var rev revisionBody
+	s.Do(t, token, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+	return rev.ID
+}
+
+func TestPageImport(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		importInto(t, s, admin, space, "", "zip", zipOf(t, map[string]string{
+			"SUMMARY.md": "# Summary\n\n* [First](first.md)\n* [Middle](middle.md)\n* [Last](last.md)\n",
+			"first.md":   "# First\n\nThe first page.\n",
+			"middle.md":  "# Middle\n\nThe middle page.\n",
+			"last.md":    "# Last\n\nThe last page.\n",
+		}))
+		var before struct{ Pages []pageBody }
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/pages", nil).WantStatus(t, 200).JSON(t, &before)
+		if len(before.Pages) != 3 || before.Pages[1].Title != "Middle" {
+			t.Fatalf("pages %+v", before.Pages)
+		}
+		middle := before.Pages[1].ID
+		pageImport := "/v1/spaces/" + space + "/content/page/" + middle + "/import"
+		md := map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("# New\n\nNew body.\n"))}
+
+		t.Run("errors change nothing", func(t *testing.T) {
+			rev := currentRevision(t, s, admin, space)
+			_, reader := s.Member(t, org, folio.RoleRead)
+			for _, tt := range []struct {
+				name   string
+				token  string
+				body   any
+				status int
+				msg    string
+			}{
+				{"reader", reader, md, 403, "cannot edit"},
+				{"bad url", admin, map[string]any{"source": "markdown", "url": "ftp://example.com/a.md"}, 400, "url must be an absolute http"},
+				{"bad data", admin, map[string]any{"source": "markdown", "url": "data:text/markdown;base64,@@@"}, 400, "base64"},
+				{"not a zip", admin, map[string]any{"source": "zip", "url": dataURL("application/zip", []byte("nope"))}, 400, "zip"},
+			} {
+				t.Run(tt.name, func(t *testing.T) {
+					s.DoUnchecked(t, tt.token, "POST", pageImport, tt.body).WantError(t, tt.status, tt.msg)
+					if got := currentRevision(t, s, admin, space); got != rev {
+						t.Fatalf("a failed page import moved the revision from %s to %s", rev, got)
+					}
+				})
+			}
+		})
+
+		t.Run("zip", func(t *testing.T) {
+			importInto(t, s, admin, space, middle, "zip", zipOf(t, map[string]string{
+				"SUMMARY.md": "# Summary\n\n* [Alpha](alpha.md)\n* [Beta](beta.md)\n  * [Gamma](gamma.md)\n",
+				"alpha.md":   "# Alpha\n\nAlpha body.\n",
+				"beta.md":    "# Beta\n\nBeta body.\n",
+				"gamma.md":   "# Gamma\n\nGamma body.\n",
+			}))
+			var after struct{ Pages []pageBody }
+			s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/pages", nil).WantStatus(t, 200).JSON(t, &after)
+			if len(after.Pages) != 3 {
+				t.Fatalf("top level after the page import %+v", after.Pages)
+			}
+			// The siblings are untouched.
+			if diff := cmp.Diff(before.Pages[0], after.Pages[0]); diff != "" {
+				t.Errorf("first sibling changed (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(before.Pages[2], after.Pages[2]); diff != "" {
+				t.Errorf("last sibling changed (-before +after):\n%s", diff)
+			}
+			// The page keeps its place and title; the zip's first page gives
+			// its document and the others go under it.
+			m := after.Pages[1]
+			if m.ID != middle || m.Title != "Middle" || len(m.Pages) != 1 || m.Pages[0].Title != "Beta" ||
+				m.Pages[0].Path != "middle/beta" || len(m.Pages[0].Pages) != 1 || m.Pages[0].Pages[0].Title != "Gamma" ||
+				m.Pages[0].Pages[0].Path != "middle/beta/gamma" {
+				t.Fatalf("page after the zip import %+v", m)
+			}
+			var p pageBody
+			s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/page/"+middle+"?format=markdown", nil).WantStatus(t, 200).JSON(t, &p)
+			if p.Markdown == nil || !strings.Contains(*p.Markdown, "Alpha body.") || strings.Contains(*p.Markdown, "The middle page.") {
+				t.Fatalf("page body after the zip import %v", p.Markdown)
+			}
+			s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/path/middle/beta/gamma?format=markdown", nil).WantStatus(t, 200).JSON(t, &p)
+			if p.Title != "Gamma" || p.Markdown == nil || !strings.Contains(*p.Markdown, "Gamma body.") {
+				t.Fatalf("nested page %+v %v", p, p.Markdown)
+			}
+		})
+
+		t.Run("locked", func(t *testing.T) {
+			rev := currentRevision(t, s, admin, space)
+			s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
+			s.Do(t, admin, "POST", pageImport, md).WantError(t, 403, "locked")
+			if got := currentRevision(t, s, admin, space); got != rev {
+				t.Fatalf("an import into a locked space moved the revision from %s to %s", rev, got)
+			}
+		})
+	})
+}
+
+func TestPageImportFillsTheBlankTemplate(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Fresh")
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/template", map[string]any{"id": "blank"}).WantStatus(t, 204)
+		var rev revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+		if len(rev.Pages) != 1 || rev.Pages[0].Type != "document" {
+			t.Fatalf("blank template %+v", rev.Pages)
+		}
+		blank := rev.Pages[0]
+		var empty pageBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/page/"+blank.ID+"?format=markdown", nil).WantStatus(t, 200).JSON(t, &empty)
+		if empty.Markdown != nil && strings.TrimSpace(*empty.Markdown) != "" {
+			t.Fatalf("the blank page is not empty: %q", *empty.Markdown)
+		}
+		res := importInto(t, s, admin, space, blank.ID, "markdown", []byte("# Ignored title\n\nFilled **in**.\n\n## Next steps\n\nWrite more.\n"))
+		if res.ImportedResources != 1 {
+			t.Fatalf("import result %+v", res)
+		}
+		var after revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &after)
+		if after.ID != res.Revision || len(after.Pages) != 1 || after.Pages[0].ID != blank.ID || after.Pages[0].Title != blank.Title ||
+			len(after.Pages[0].Pages) != 0 {
+			t.Fatalf("content after filling the blank page %+v", after.Pages)
+		}
+		var p pageBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/page/"+blank.ID+"?format=markdown", nil).WantStatus(t, 200).JSON(t, &p)
+		if p.Markdown == nil || !strings.Contains(*p.Markdown, "Filled **in**.") || !strings.Contains(*p.Markdown, "## Next steps") {
+			t.Fatalf("filled page %v", p.Markdown)
+		}
+	})
+}
+
+func TestImportFetchTimeLimit(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{ImportFetchTimeout: 200 * time.Millisecond}, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		release := make(chan struct{})
+		remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/partial.md" {
+				w.Header().Set("Content-Type", "text/markdown")
+				w.WriteHeader(200)
+				w.Write([]byte("# Half a page\n\n"))
+				w.(http.Flusher).Flush()
+			}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}))
+		// Cleanups run last first: the stalled handlers return before the
+		// server waits for them to close.
+		t.Cleanup(remote.Close)
+		t.Cleanup(func() { close(release) })
+		rev := currentRevision(t, s, admin, space)
+		for _, tt := range []struct{ name, path string }{
+			{"no answer", "/silent.md"},
+			{"stalled body", "/partial.md"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				start := time.Now()
+				s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"source": "markdown", "url": remote.URL + tt.path}).
+					WantError(t, 400, "timed out")
+				if d := time.Since(start); d > 10*time.Second {
+					t.Errorf("the import answered after %s", d)
+				}
+				if got := currentRevision(t, s, admin, space); got != rev {
+					t.Fatalf("a timed-out import moved the revision from %s to %s", rev, got)
+				}
+			})
+		}
+	})
 }

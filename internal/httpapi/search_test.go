@@ -7,6 +7,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/google/go-cmp/cmp"
 )
 
 type searchList struct {
@@ -114,6 +115,11 @@ func TestSearchSpace(t *testing.T) {
 
 		// Errors.
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search", nil).WantError(t, 400, "query is required")
+		var atLimit searchList
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query="+strings.Repeat("a", 512), nil).WantStatus(t, 200).JSON(t, &atLimit)
+		if atLimit.Count != 0 || atLimit.Items == nil || len(atLimit.Items) != 0 {
+			t.Fatalf("512-character query: %+v", atLimit)
+		}
 		s.DoUnchecked(t, admin, "GET", "/v1/spaces/"+space+"/search?query="+strings.Repeat("a", 513), nil).WantError(t, 400, "at most 512")
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=x&limit=0", nil).WantError(t, 400, "limit")
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=x&page=nope", nil).WantError(t, 400, "page")
@@ -153,6 +159,26 @@ func TestSearchOrganization(t *testing.T) {
 		if limited.Count != 1 || limited.Items[0].ID != open || limited.Items[0].Title != "Public handbook" ||
 			len(limited.Items[0].Pages) != 1 || limited.Items[0].Pages[0].Title != "Onboarding" {
 			t.Fatalf("guest sees %+v", limited)
+		}
+		// A member who is not a guest sees every space through the
+		// organization's default role, read, which joiners get.
+		_, member := s.Member(t, org, folio.RoleRead)
+		var seen orgHits
+		s.Do(t, member, "GET", "/v1/orgs/"+org+"/search?query=welcome", nil).WantStatus(t, 200).JSON(t, &seen)
+		got := map[string]string{}
+		for _, it := range seen.Items {
+			if len(it.Pages) != 1 {
+				t.Fatalf("member's hits in %s: %+v", it.Title, it.Pages)
+			}
+			got[it.ID] = it.Pages[0].Title
+		}
+		if diff := cmp.Diff(map[string]string{open: "Onboarding", secret: "Merger"}, got); diff != "" || seen.Count != 2 {
+			t.Fatalf("member's hits (-want +got):\n%s (count %d)", diff, seen.Count)
+		}
+		// A 512-character query is allowed.
+		s.Do(t, member, "GET", "/v1/orgs/"+org+"/search?query="+strings.Repeat("é", 512), nil).WantStatus(t, 200).JSON(t, &seen)
+		if seen.Count != 0 {
+			t.Fatalf("512-character query: %+v", seen)
 		}
 		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/search", nil).WantError(t, 400, "query is required")
 		s.DoUnchecked(t, admin, "GET", "/v1/orgs/"+org+"/search?query="+strings.Repeat("é", 513), nil).WantError(t, 400, "at most 512")

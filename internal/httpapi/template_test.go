@@ -128,3 +128,28 @@ func TestApplyTemplates(t *testing.T) {
 		s.Do(t, reader, "POST", "/v1/spaces/"+space+"/content/template", map[string]any{"id": "blank"}).WantError(t, 403, "cannot edit")
 	})
 }
+
+func TestTemplateOnALockedSpace(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Frozen")
+		importInto(t, s, admin, space, "", "markdown", []byte("# Keep\n\nKept as is.\n"))
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
+		var before revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &before)
+		_, editor := s.Member(t, org, folio.RoleEdit)
+		for _, tt := range []struct{ name, token string }{{"admin", admin}, {"editor", editor}} {
+			t.Run(tt.name, func(t *testing.T) {
+				s.Do(t, tt.token, "POST", "/v1/spaces/"+space+"/content/template", map[string]any{"id": "product-docs"}).WantError(t, 403, "locked")
+				var after revisionBody
+				s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200).JSON(t, &after)
+				if after.ID != before.ID || len(after.Pages) != 1 || after.Pages[0].Title != "Keep" {
+					t.Fatalf("a refused template changed the space: %+v", after)
+				}
+			})
+		}
+		// Unlocked again, the template applies.
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "live"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/template", map[string]any{"id": "blank"}).WantStatus(t, 204)
+	})
+}
