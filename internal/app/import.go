@@ -256,9 +256,12 @@ func (a *App) tidyAfter(ctx context.Context, res *ImportResult) {
 	if res == nil || res.Imported < tidyAfterImport {
 		return
 	}
-	if err := a.db.TidyContentIndex(ctx); err != nil {
+	steps, err := a.db.TidyContentIndex(ctx)
+	if err != nil {
 		a.logger.Warn("tidy the content indexes after an import", "error", err.Error())
+		return
 	}
+	a.logger.Debug("tidied the content indexes after an import", "space", res.SpaceID, "merge_steps", steps)
 }
 
 // tidyAfterImport is the size of an import, in pages and files, after

@@ -40,6 +40,7 @@ type dialect interface {
 	// termMatch is the query text of one term, as a word or a prefix.
 	termMatch(term string, prefix bool) string
 	// tidyContent prepares the content indexes for searching after a large
-	// change: planner statistics (PostgreSQL), segment merges (SQLite).
-	tidyContent(ctx context.Context, db *DB) error
+	// change: planner statistics (PostgreSQL), segment merges (SQLite); it
+	// returns the merge steps that did work.
+	tidyContent(ctx context.Context, db *DB) (int, error)
 }

@@ -140,9 +140,9 @@ func (*postgresDialect) termMatch(term string, prefix bool) string {
 // tidyContent refreshes the planner's statistics of the content indexes, so
 // that searches are planned for the new data at once rather than after the
 // next automatic analysis.
-func (*postgresDialect) tidyContent(ctx context.Context, db *DB) error {
+func (*postgresDialect) tidyContent(ctx context.Context, db *DB) (int, error) {
 	_, err := db.read.db.ExecContext(ctx, "ANALYZE search_sections, content_links")
-	return err
+	return 0, err
 }
 
 // termFrequency estimates the sections holding a term from the planner's

@@ -226,7 +226,9 @@ func (db *DB) SearchDialect() string { return db.d.searchSyntax() }
 // TidyContentIndex prepares the content indexes for searching after a
 // large change (a big import): PostgreSQL refreshes the planner's
 // statistics, SQLite merges the full-text index segments the change left,
-// in short steps that let other writes through.
-func (db *DB) TidyContentIndex(ctx context.Context) error {
-	return wrap(db.d.tidyContent(ctx, db), "tidy content indexes")
+// in short steps that let other writes through. It returns the number of
+// merge steps that did work (0 on PostgreSQL).
+func (db *DB) TidyContentIndex(ctx context.Context) (int, error) {
+	steps, err := db.d.tidyContent(ctx, db)
+	return steps, wrap(err, "tidy content indexes")
 }
