@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/store/storetest"
 )
@@ -402,6 +404,83 @@ func execSQL(t *testing.T, cfg store.Config, query string) {
 	if _, err := db.Exec(query); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
+}
+
+// TestTokensAreStoredHashed creates tokens through init and users token and
+// reads every column of api_tokens around the store: no secret is there,
+// only its hash.
+func TestTokensAreStoredHashed(t *testing.T) {
+	eachStore(t, func(t *testing.T, kind string) {
+		ctx := context.Background()
+		cfg, args := storeLocation(t, kind)
+		var out bytes.Buffer
+		if err := run(ctx, append([]string{"init", "--email", "ada@example.com", "--json"}, args...), noenv, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		var b map[string]string
+		if err := json.Unmarshal(out.Bytes(), &b); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		if err := run(ctx, append([]string{"users", "token", "--email", "ada@example.com", "--json"}, args...), noenv, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		var tok map[string]string
+		if err := json.Unmarshal(out.Bytes(), &tok); err != nil {
+			t.Fatal(err)
+		}
+		secrets := []string{b["token"], tok["token"]}
+
+		driver, dsn := "pgx", cfg.DatabaseURL
+		if cfg.DatabaseURL == "" {
+			driver, dsn = "sqlite", filepath.Join(cfg.DataDir, store.SQLiteFile)
+		}
+		db, err := sql.Open(driver, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		rows, err := db.Query(`SELECT * FROM api_tokens`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var stored, hashes []string
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				text := fmt.Sprint(v)
+				if b, ok := v.([]byte); ok {
+					text = string(b)
+				}
+				stored = append(stored, text)
+				if cols[i] == "hash" {
+					hashes = append(hashes, text)
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range secrets {
+			for _, v := range stored {
+				if strings.Contains(v, secret) || strings.Contains(v, strings.TrimPrefix(secret, "folio_")) {
+					t.Fatalf("api_tokens holds a token secret: %q", v)
+				}
+			}
+			if !slices.Contains(hashes, folio.HashToken(secret)) {
+				t.Fatalf("api_tokens has no row with the hash of a token; hashes %v", hashes)
+			}
+		}
+	})
 }
 
 // TestServeEnvironment checks that each serve setting comes from its flag,
