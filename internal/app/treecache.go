@@ -129,7 +129,7 @@ func (c *lru[K, V]) put(k K, v V) {
 // Removed pages come from the diff. The new version shares all but the
 // edited paths of base's lookup (content.NodeMap), so its cost follows the
 // size of the edit, not of the space. The file lookups are base's when the
-// commit kept base's files.
+// commit kept base's files as they were.
 func (rt *revTree) derive(base *revTree, changes []content.Change) {
 	parent := base.index().nodes
 	rt.once.Do(func() {
@@ -178,7 +178,7 @@ func (rt *revTree) derive(base *revTree, changes []content.Change) {
 	})
 }
 
-// sameFiles reports whether a and b are one slice.
-func sameFiles(a, b []content.File) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
+// sameFiles reports whether a and b list the same files in the same order,
+// so that lookups built for one serve the other. Commits copy the list
+// (Tree.Fork), so it compares values, without allocating.
+func sameFiles(a, b []content.File) bool { return slices.Equal(a, b) }

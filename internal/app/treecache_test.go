@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -169,4 +170,38 @@ func allIDs(rt *revTree) []string {
 	content.Walk(rt.tree, func(n content.PageNode) bool { ids = append(ids, n.Page.ID); return true })
 	slices.Sort(ids)
 	return ids
+}
+
+// TestDerivedFileLookups: a commit that keeps the files reuses the base's
+// file lookups; one that changes them gets its own, which find every file.
+func TestDerivedFileLookups(t *testing.T) {
+	tree := testTree(2, 2)
+	tree.Files = []content.File{{ID: "f-b", Name: "b.png"}, {ID: "f-a", Name: "a.png"}}
+	base := newRevTree(tree, -1).index()
+
+	retitled, _ := base.tree.Edit("p-1", func(p *content.Page) { p.Title = "x" })
+	retitled = retitled.Fork() // as commits do (ownPages): a copy of the file list
+	kept := newRevTree(retitled, -1)
+	kept.derive(base, content.Diff(base.tree, retitled))
+	if reflect.ValueOf(kept.files).Pointer() != reflect.ValueOf(base.files).Pointer() {
+		t.Fatal("a commit that keeps the files rebuilt their lookups")
+	}
+
+	added := retitled.Fork()
+	added.Files = append(added.Files, content.File{ID: "f-0", Name: "0.png"})
+	grown := newRevTree(added, -1)
+	grown.derive(kept, content.Diff(kept.tree, added))
+	if len(grown.files) != 3 || grown.files["f-0"] != 2 || grown.files["f-a"] != 1 {
+		t.Fatalf("file index %v", grown.files)
+	}
+	var ids []string
+	for _, f := range grown.byID {
+		ids = append(ids, f.ID)
+	}
+	if d := cmp.Diff([]string{"f-0", "f-a", "f-b"}, ids); d != "" {
+		t.Fatalf("files by id (-want +got):\n%s", d)
+	}
+	if len(base.files) != 2 {
+		t.Fatalf("the base's file index changed: %v", base.files)
+	}
 }
