@@ -114,26 +114,21 @@ func BenchmarkContent10000(b *testing.B) {
 				}
 				timeGets(b, s.Handler, token, paths)
 			})
-			for _, q := range []string{corpus.Word(3), corpus.Word(40), corpus.Word(400),
-				corpus.Word(5) + " " + corpus.Word(60), corpus.Word(80)[:4], "install"} {
-				b.Run("q="+q, func(b *testing.B) {
-					timeGets(b, s.Handler, token, []string{"/v1/spaces/" + space + "/search?query=" + url.QueryEscape(q)})
-				})
-			}
+			// Common, mid-frequency and rare words, a two-word query and a
+			// prefix of the last word: all of them in turn, then each alone.
+			queries := []string{corpus.Word(3), corpus.Word(40), corpus.Word(400),
+				corpus.Word(5) + " " + corpus.Word(60), corpus.Word(80)[:4], "install"}
+			searchPath := func(q string) string { return "/v1/spaces/" + space + "/search?query=" + url.QueryEscape(q) }
 			b.Run("search", func(b *testing.B) {
-				// Common, mid-frequency and rare words, a two-word query and a
-				// prefix of the last word.
 				var paths []string
-				for _, q := range []string{corpus.Word(3), corpus.Word(40), corpus.Word(400),
-					corpus.Word(5) + " " + corpus.Word(60), corpus.Word(80)[:4], "install"} {
-					paths = append(paths, "/v1/spaces/"+space+"/search?query="+url.QueryEscape(q))
+				for _, q := range queries {
+					paths = append(paths, searchPath(q))
 				}
 				timeGets(b, s.Handler, token, paths)
 			})
-			for _, q := range []string{corpus.Word(3), corpus.Word(40), corpus.Word(400),
-				corpus.Word(5) + " " + corpus.Word(60), corpus.Word(80)[:4], "install"} {
-				b.Run("q="+q, func(b *testing.B) {
-					timeGets(b, s.Handler, token, []string{"/v1/spaces/" + space + "/search?query=" + url.QueryEscape(q)})
+			for _, q := range queries {
+				b.Run("search-"+q, func(b *testing.B) {
+					timeGets(b, s.Handler, token, []string{searchPath(q)})
 				})
 			}
 			b.Run("edit-one-page", func(b *testing.B) {
