@@ -247,26 +247,33 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 	if err != nil {
 		return nil, err
 	}
+	// Searches right after a large import must be planned for its data.
+	if res.Imported >= tidyAfterImport {
+		if err := a.db.AnalyzeContentIndex(ctx); err != nil {
+			a.logger.Warn("analyze the content indexes after an import", "error", err.Error())
+		}
+	}
 	return res, nil
 }
 
-// tidyAfter tidies the content indexes after a large import, once its
-// outcome is recorded and sent: the client does not wait for it.
+// tidyAfter merges the full-text index segments a large import left, once
+// its outcome is sent: the client does not wait for it.
 func (a *App) tidyAfter(ctx context.Context, res *ImportResult) {
 	if res == nil || res.Imported < tidyAfterImport {
 		return
 	}
-	steps, err := a.db.TidyContentIndex(ctx)
+	steps, err := a.db.MergeContentIndex(ctx)
 	if err != nil {
-		a.logger.Warn("tidy the content indexes after an import", "error", err.Error())
+		a.logger.Warn("merge the content index after an import", "error", err.Error())
 		return
 	}
-	a.logger.Debug("tidied the content indexes after an import", "space", res.SpaceID, "merge_steps", steps)
+	a.logger.Debug("merged the content index after an import", "space", res.SpaceID, "merge_steps", steps)
 }
 
 // tidyAfterImport is the size of an import, in pages and files, after
-// which the store's content indexes are tidied at once (planner statistics,
-// index segments; see store.TidyContentIndex).
+// which the store's content indexes are tidied: planner statistics before
+// the import answers, index segments after (store.AnalyzeContentIndex,
+// store.MergeContentIndex).
 const tidyAfterImport = 1000
 
 // parseImport converts fetched bytes of a source into content.

@@ -39,8 +39,11 @@ type dialect interface {
 	termFrequency(ctx context.Context, t *Tx, term string, prefix bool, limit int) (int, error)
 	// termMatch is the query text of one term, as a word or a prefix.
 	termMatch(term string, prefix bool) string
-	// tidyContent prepares the content indexes for searching after a large
-	// change: planner statistics (PostgreSQL), segment merges (SQLite); it
-	// returns the merge steps that did work.
-	tidyContent(ctx context.Context, db *DB) (int, error)
+	// analyzeContent lists the statements that refresh the planner's
+	// statistics of the content indexes and merge their pending entries;
+	// none when the dialect needs none.
+	analyzeContent() []string
+	// mergeContent merges full-text index segments after a large change and
+	// returns the merge steps that did work (0 when the dialect has none).
+	mergeContent(ctx context.Context, db *DB) (int, error)
 }

@@ -137,13 +137,17 @@ func (*postgresDialect) termMatch(term string, prefix bool) string {
 	return term
 }
 
-// tidyContent refreshes the planner's statistics of the content indexes, so
-// that searches are planned for the new data at once rather than after the
-// next automatic analysis.
-func (*postgresDialect) tidyContent(ctx context.Context, db *DB) (int, error) {
-	_, err := db.read.db.ExecContext(ctx, "ANALYZE search_sections, content_links")
-	return 0, err
+func (*postgresDialect) analyzeContent() []string {
+	return []string{
+		"SELECT gin_clean_pending_list('search_sections_tsv'::regclass)",
+		"SELECT gin_clean_pending_list('search_sections_title_tsv'::regclass)",
+		"ANALYZE search_sections, content_links",
+	}
 }
+
+// mergeContent has nothing to do: GIN indexes merge their pending entries
+// themselves (autovacuum).
+func (*postgresDialect) mergeContent(context.Context, *DB) (int, error) { return 0, nil }
 
 // termFrequency estimates the sections holding a term from the planner's
 // statistics of search_sections.tsv (pg_stats.most_common_elems, kept by

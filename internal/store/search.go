@@ -223,12 +223,24 @@ func SectionBodies(ctx context.Context, t *Tx, hits []SearchHit) (map[int64]stri
 // SearchDialect names the query syntax Search expects: "fts5" or "tsquery".
 func (db *DB) SearchDialect() string { return db.d.searchSyntax() }
 
-// TidyContentIndex prepares the content indexes for searching after a
-// large change (a big import): PostgreSQL refreshes the planner's
-// statistics, SQLite merges the full-text index segments the change left,
-// in short steps that let other writes through. It returns the number of
-// merge steps that did work (0 on PostgreSQL).
-func (db *DB) TidyContentIndex(ctx context.Context) (int, error) {
-	steps, err := db.d.tidyContent(ctx, db)
-	return steps, wrap(err, "tidy content indexes")
+// AnalyzeContentIndex refreshes the query planner's statistics of the
+// content indexes after a large change (a big import) and merges their
+// pending entries, so that searches are planned for the new data and do
+// not scan a long pending list until the next automatic vacuum
+// (PostgreSQL; SQLite plans these queries without statistics).
+func (db *DB) AnalyzeContentIndex(ctx context.Context) error {
+	for _, q := range db.d.analyzeContent() {
+		if _, err := db.read.db.ExecContext(ctx, q); err != nil {
+			return wrap(err, "analyze content indexes")
+		}
+	}
+	return nil
+}
+
+// MergeContentIndex merges the full-text index segments a large change
+// left (SQLite), in short write transactions that let other writes
+// through, and returns the merge steps that did work (0 on PostgreSQL).
+func (db *DB) MergeContentIndex(ctx context.Context) (int, error) {
+	steps, err := db.d.mergeContent(ctx, db)
+	return steps, wrap(err, "merge content index segments")
 }

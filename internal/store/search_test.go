@@ -28,7 +28,7 @@ func TestSearchPlanSkipsRankingForCommonTerms(t *testing.T) {
 		if err := db.Write(ctx, func(tx *store.Tx) error { return store.PutSearchSections(ctx, tx, rows) }); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.TidyContentIndex(ctx); err != nil {
+		if err := db.AnalyzeContentIndex(ctx); err != nil {
 			t.Fatal(err)
 		}
 		query := func(term string) store.SearchQuery {
@@ -61,10 +61,10 @@ func TestSearchPlanSkipsRankingForCommonTerms(t *testing.T) {
 	})
 }
 
-// TestTidyContentIndex indexes sections in many small commits, each of
-// which leaves a full-text index segment on SQLite: tidying merges them and
-// changes no search result.
-func TestTidyContentIndex(t *testing.T) {
+// TestMergeContentIndex indexes sections in many small commits, each of
+// which leaves a full-text index segment on SQLite: merging them changes no
+// search result.
+func TestMergeContentIndex(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		sp := newSpace(t, db, "tidy@example.com")
@@ -101,13 +101,13 @@ func TestTidyContentIndex(t *testing.T) {
 			return out
 		}
 		before, segsBefore := search(), segments(t, db)
-		steps, err := db.TidyContentIndex(ctx)
+		steps, err := db.MergeContentIndex(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		after, segsAfter := search(), segments(t, db)
 		// Once tidy, the index has nothing left to merge.
-		again, err := db.TidyContentIndex(ctx)
+		again, err := db.MergeContentIndex(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
