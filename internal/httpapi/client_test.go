@@ -1,0 +1,44 @@
+package httpapi_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/foliodocs/folio/internal/apitest"
+)
+
+// TestOfficialClient drives the server with GitBook's own TypeScript client
+// (@gitbook/api, fetched beside the reference by ../shared/tools/gitbook-spec),
+// as scripts written for GitBook do: a second opinion on wire compatibility
+// besides the reference's schema checks. It needs node and the client; CI
+// has both.
+func TestOfficialClient(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	spec := apitest.SpecPath()
+	client := filepath.Join(filepath.Dir(filepath.Dir(spec)), "dist", "index.js")
+	if _, err := os.Stat(client); spec == "" || err != nil {
+		t.Skipf("the @gitbook/api client is not available beside the reference (%q)", spec)
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "gitbook_client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, token := s.Org(t)
+		cmd := exec.CommandContext(t.Context(), node, script)
+		cmd.Env = append(os.Environ(), "GITBOOK_CLIENT="+client, "FOLIO_URL="+s.URL, "FOLIO_TOKEN="+token, "FOLIO_ORG="+org)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the official client failed: %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "checks passed") {
+			t.Fatalf("the script ended early:\n%s", out)
+		}
+	})
+}

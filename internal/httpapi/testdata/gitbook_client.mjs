@@ -1,0 +1,98 @@
+// Drives a folio server with the official GitBook API client (@gitbook/api),
+// as a script written for GitBook would, by changing the endpoint only.
+// TestOfficialClient runs it with:
+//   GITBOOK_CLIENT  path of the client's dist/index.js
+//   FOLIO_URL       the server's base URL (without /v1)
+//   FOLIO_TOKEN     an API token of an organization admin
+//   FOLIO_ORG       that organization's id
+// It prints one line per check and exits non-zero at the first failure.
+import { pathToFileURL } from "node:url";
+
+const { GitBookAPI, GitBookAPIError } = await import(pathToFileURL(process.env.GITBOOK_CLIENT).href);
+const api = new GitBookAPI({ endpoint: process.env.FOLIO_URL, authToken: process.env.FOLIO_TOKEN });
+const org = process.env.FOLIO_ORG;
+
+let checks = 0;
+function check(what, ok, got) {
+  if (!ok) {
+    console.error(`FAIL ${what}: ${JSON.stringify(got)}`);
+    process.exit(1);
+  }
+  checks++;
+  console.log(`ok ${what}`);
+}
+
+const user = (await api.user.getAuthenticatedUser()).data;
+check("user.getAuthenticatedUser", user.object === "user" && typeof user.id === "string", user);
+
+const orgs = (await api.orgs.listOrganizationsForAuthenticatedUser({ limit: 10 })).data;
+check("orgs.listOrganizationsForAuthenticatedUser", orgs.items.some((o) => o.id === org) && orgs.count >= 1, orgs);
+
+const renamed = (await api.orgs.updateOrganizationById(org, { title: "Client check" })).data;
+check("orgs.updateOrganizationById", renamed.id === org && renamed.title === "Client check", renamed);
+
+const members = (await api.orgs.listMembersInOrganizationById(org, { limit: 1 })).data;
+check("orgs.listMembersInOrganizationById", members.items.length === 1 && members.count === 1 && !members.next, members);
+
+const space = (await api.orgs.createSpace(org, { title: "Handbook" })).data;
+check("orgs.createSpace", space.object === "space" && space.title === "Handbook", space);
+
+const markdown = "# Pelicans\n\nThe pelican keeps fish in its **pouch**.\n\n## Flight\n\nPelicans glide over water.\n";
+const imported = (await api.spaces.importContent(space.id, {
+  source: "markdown",
+  url: "data:text/markdown;base64," + Buffer.from(markdown).toString("base64"),
+})).data;
+check("spaces.importContent", typeof imported.revision === "string" && imported.importedResources === 1, imported);
+
+const revision = (await api.spaces.getCurrentRevision(space.id)).data;
+check("spaces.getCurrentRevision", revision.object === "revision" && revision.id === imported.revision && revision.pages.length === 1, revision);
+const pageId = revision.pages[0].id;
+
+const pages = (await api.spaces.listPages(space.id)).data;
+check("spaces.listPages", pages.pages.length === 1 && pages.pages[0].title === "Pelicans", pages);
+
+const page = (await api.spaces.getPageById(space.id, pageId, { format: "markdown" })).data;
+check("spaces.getPageById (markdown)", page.id === pageId && page.markdown.includes("**pouch**"), page);
+
+const doc = (await api.spaces.getPageById(space.id, pageId, { format: "document", metadata: false })).data;
+check("spaces.getPageById (document)", doc.document && doc.document.object === "document", doc);
+
+const byPath = (await api.spaces.getPageByPath(space.id, page.path)).data;
+check("spaces.getPageByPath", byPath.id === pageId, byPath);
+
+const old = (await api.spaces.getRevisionById(space.id, imported.revision)).data;
+check("spaces.getRevisionById", old.id === imported.revision, old);
+
+const hits = (await api.spaces.searchSpaceContent(space.id, { query: "glide" })).data;
+check("spaces.searchSpaceContent", hits.items.length === 1 && hits.items[0].id === pageId &&
+  hits.items[0].sections.some((s) => s.title === "Flight"), hits);
+
+const orgHits = (await api.orgs.searchOrganizationContent(org, { query: "pelican" })).data;
+check("orgs.searchOrganizationContent", orgHits.items.length === 1 && orgHits.items[0].id === space.id, orgHits);
+
+const links = (await api.spaces.listSpaceLinks(space.id)).data;
+check("spaces.listSpaceLinks", Array.isArray(links.items) && typeof links.stats === "object", links);
+
+const files = (await api.spaces.listFiles(space.id, { limit: 5 })).data;
+check("spaces.listFiles", Array.isArray(files.items) && files.count === 0, files);
+
+const template = await api.spaces.applyTemplateToSpace(space.id, { id: "blank" });
+check("spaces.applyTemplateToSpace", template.status === 204, template.status);
+
+try {
+  await api.spaces.getSpaceById("nope");
+  check("spaces.getSpaceById of an unknown space throws", false, "no error");
+} catch (err) {
+  check("an unknown space throws GitBookAPIError 404", err instanceof GitBookAPIError && err.code === 404 &&
+    err.errorMessage.length > 0, { name: err.name, code: err.code, message: err.errorMessage });
+}
+
+try {
+  await api.spaces.searchSpaceContent(space.id, { query: "" });
+  check("an empty query throws", false, "no error");
+} catch (err) {
+  check("an empty query throws GitBookAPIError 400", err instanceof GitBookAPIError && err.code === 400, {
+    code: err.code, message: err.errorMessage });
+}
+
+console.log(`${checks} checks passed`);
