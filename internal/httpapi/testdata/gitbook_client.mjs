@@ -79,6 +79,73 @@ check("spaces.listFiles", Array.isArray(files.items) && files.count === 0, files
 const template = await api.spaces.applyTemplateToSpace(space.id, { id: "blank" });
 check("spaces.applyTemplateToSpace", template.status === 204, template.status);
 
+// Spaces, collections, teams and permissions.
+const same = (await api.users.getUserById(user.id)).data;
+check("users.getUserById", same.id === user.id, same);
+
+const me = (await api.orgs.getMemberInOrganizationById(org, user.id)).data;
+check("orgs.getMemberInOrganizationById", me.user.id === user.id && me.role === "admin", me);
+
+const collection = (await api.orgs.createCollection(org, { title: "Guides" })).data;
+check("orgs.createCollection", collection.object === "collection" && collection.title === "Guides", collection);
+
+const retitled = (await api.collections.updateCollectionById(collection.id, { title: "User guides" })).data;
+check("collections.updateCollectionById", retitled.title === "User guides", retitled);
+
+const moved = (await api.spaces.moveSpace(space.id, { parent: collection.id })).data;
+check("spaces.moveSpace", moved.id === space.id && moved.parent === collection.id, moved);
+
+const inCollection = (await api.collections.listSpacesInCollectionById(collection.id)).data;
+check("collections.listSpacesInCollectionById", inCollection.items.length === 1 && inCollection.items[0].id === space.id, inCollection);
+
+const collections = (await api.orgs.listCollectionsInOrganizationById(org)).data;
+check("orgs.listCollectionsInOrganizationById", collections.items.some((c) => c.id === collection.id), collections);
+
+const updated = (await api.spaces.updateSpaceById(space.id, { title: "Bird handbook" })).data;
+check("spaces.updateSpaceById", updated.title === "Bird handbook", updated);
+
+const copy = (await api.spaces.duplicateSpace(space.id)).data;
+check("spaces.duplicateSpace", copy.id !== space.id && copy.object === "space", copy);
+
+const copyPages = (await api.spaces.listPages(copy.id)).data;
+check("the duplicate has the content", copyPages.pages.length === (await api.spaces.listPages(space.id)).data.pages.length, copyPages);
+
+const deleted = await api.spaces.deleteSpaceById(copy.id);
+check("spaces.deleteSpaceById", deleted.status === 204, deleted.status);
+
+const restored = (await api.spaces.restoreSpace(copy.id)).data;
+check("spaces.restoreSpace", restored.id === copy.id, restored);
+
+const spaces = (await api.orgs.listSpacesInOrganizationById(org, { limit: 1 })).data;
+check("orgs.listSpacesInOrganizationById (limit 1)", spaces.items.length === 1 && spaces.count >= 2 && spaces.next && spaces.next.page, spaces);
+const rest = (await api.orgs.listSpacesInOrganizationById(org, { limit: 1, page: spaces.next.page })).data;
+check("orgs.listSpacesInOrganizationById (next page)", rest.items.length === 1 && rest.items[0].id !== spaces.items[0].id, rest);
+
+const team = (await api.orgs.createOrganizationTeam(org, { title: "Writers" })).data;
+check("orgs.createOrganizationTeam", team.title === "Writers" && typeof team.id === "string", team);
+
+const renamedTeam = (await api.orgs.updateTeamInOrganizationById(org, team.id, { title: "Editors" })).data;
+check("orgs.updateTeamInOrganizationById", renamedTeam.title === "Editors", renamedTeam);
+
+const teams = (await api.orgs.listTeamsInOrganizationById(org)).data;
+check("orgs.listTeamsInOrganizationById", teams.items.some((t) => t.id === team.id), teams);
+
+await api.orgs.addMemberToOrganizationTeamById(org, team.id, user.id, {});
+const teamMembers = (await api.orgs.listTeamMembersInOrganizationById(org, team.id)).data;
+check("orgs.addMemberToOrganizationTeamById", teamMembers.items.some((m) => m.organization.user.id === user.id), teamMembers);
+
+const granted = await api.spaces.inviteToSpace(space.id, { role: "edit", teams: [team.id] });
+check("spaces.inviteToSpace", granted.status === 204, granted.status);
+
+const userPerms = (await api.spaces.listUserPermissionsInSpace(space.id)).data;
+check("spaces.listUserPermissionsInSpace", Array.isArray(userPerms.items), userPerms);
+
+const removedTeam = await api.orgs.removeTeamFromOrganizationById(org, team.id);
+check("orgs.removeTeamFromOrganizationById", removedTeam.status === 204, removedTeam.status);
+
+const removedCollection = await api.collections.deleteCollectionById(collection.id);
+check("collections.deleteCollectionById", removedCollection.status === 204, removedCollection.status);
+
 try {
   await api.spaces.getSpaceById("nope");
   check("spaces.getSpaceById of an unknown space throws", false, "no error");
