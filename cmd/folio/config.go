@@ -127,10 +127,28 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+// parseLevel reads --log-level.
+func parseLevel(level string) (slog.Level, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("--log-level: %w", err)
+		return l, fmt.Errorf("--log-level: %w", err)
 	}
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
+	return l, nil
+}
+
+// newBufferedLogger returns the server's JSON logger at level, writing to w
+// through a logBuffer, which the caller closes when done.
+func newBufferedLogger(w io.Writer, level string) (*slog.Logger, *logBuffer, error) {
+	return newBufferedLoggerOn(newLogBuffer(w, logFlushEvery), level)
+}
+
+// newBufferedLoggerOn is newBufferedLogger on a given buffer.
+func newBufferedLoggerOn(buf *logBuffer, level string) (*slog.Logger, *logBuffer, error) {
+	l, err := parseLevel(level)
+	if err != nil {
+		buf.Close()
+		return nil, nil, err
+	}
+	h := flushingHandler{Handler: slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: l}), buf: buf, level: slog.LevelWarn}
+	return slog.New(h), buf, nil
 }

@@ -45,10 +45,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
-	logger, err := newLogger(stderr, logLevel)
+	logger, logs, err := newBufferedLogger(stderr, logLevel)
 	if err != nil {
 		return err
 	}
+	defer logs.Close()
 	tuneGC(getenv)
 
 	db, err := sf.open(ctx, logger)
