@@ -1,35 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-// lockedBuffer is a bytes.Buffer safe for the flusher goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestBufferedLogger: info lines wait for the periodic flush or Close,
 // warnings are written at once, and nothing is lost.
 func TestBufferedLogger(t *testing.T) {
-	var out lockedBuffer
+	var out syncBuffer
 	// No periodic flush within the test: only warnings and Close write.
 	logger, buf, err := newBufferedLoggerOn(newLogBuffer(&out, time.Hour), "info")
 	if err != nil {
@@ -57,7 +37,7 @@ func TestBufferedLogger(t *testing.T) {
 	}
 
 	// The periodic flush writes without a warning or Close.
-	var out2 lockedBuffer
+	var out2 syncBuffer
 	buf2 := newLogBuffer(&out2, 10*time.Millisecond)
 	defer buf2.Close()
 	l2, _, _ := newBufferedLoggerOn(buf2, "info")

@@ -388,9 +388,9 @@ func schemaVersion(t *testing.T, cfg store.Config) int64 {
 	return latest
 }
 
-// execSQL runs query on the store at cfg through database/sql, around the
-// store package, as another program would.
-func execSQL(t *testing.T, cfg store.Config, query string) {
+// rawDB opens the store at cfg through database/sql, around the store
+// package, as another program would; it is closed when the test ends.
+func rawDB(t *testing.T, cfg store.Config) *sql.DB {
 	t.Helper()
 	driver, dsn := "pgx", cfg.DatabaseURL
 	if cfg.DatabaseURL == "" {
@@ -400,8 +400,14 @@ func execSQL(t *testing.T, cfg store.Config, query string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	if _, err := db.Exec(query); err != nil {
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// execSQL runs query on the store at cfg around the store package.
+func execSQL(t *testing.T, cfg store.Config, query string) {
+	t.Helper()
+	if _, err := rawDB(t, cfg).Exec(query); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 }
@@ -431,16 +437,7 @@ func TestTokensAreStoredHashed(t *testing.T) {
 		}
 		secrets := []string{b["token"], tok["token"]}
 
-		driver, dsn := "pgx", cfg.DatabaseURL
-		if cfg.DatabaseURL == "" {
-			driver, dsn = "sqlite", filepath.Join(cfg.DataDir, store.SQLiteFile)
-		}
-		db, err := sql.Open(driver, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		rows, err := db.Query(`SELECT * FROM api_tokens`)
+		rows, err := rawDB(t, cfg).Query(`SELECT * FROM api_tokens`)
 		if err != nil {
 			t.Fatal(err)
 		}
