@@ -145,8 +145,8 @@ func (*postgresDialect) analyzeContent() []string {
 	}
 }
 
-// mergeContent has nothing to do: GIN indexes merge their pending entries
-// themselves (autovacuum).
+// mergeContent has nothing to do: GIN indexes have no segments, and their
+// pending lists are merged by analyzeContent's statements and by vacuum.
 func (*postgresDialect) mergeContent(context.Context, *DB) (int, error) { return 0, nil }
 
 // termFrequency estimates the sections holding a term from the planner's
