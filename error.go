@@ -21,10 +21,11 @@ const (
 	TooLarge                     // the request body is over the limit (413)
 	UnsupportedMedia             // the request body is not JSON (415)
 	Unavailable                  // a dependency is down; retrying may help (503)
+	Timeout                      // the request itself did not arrive in time (408)
 )
 
 var kindNames = [...]string{"internal", "invalid", "unauthenticated", "forbidden", "not found",
-	"method not allowed", "conflict", "too large", "unsupported media type", "unavailable"}
+	"method not allowed", "conflict", "too large", "unsupported media type", "unavailable", "timeout"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

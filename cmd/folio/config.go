@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"time"
 
 	"context"
 	"flag"
@@ -103,6 +104,21 @@ func (e *env) integer(key string, def int64) int64 {
 		return def
 	}
 	return n
+}
+
+// duration returns the value of key as time.ParseDuration reads it (30s,
+// 2m), or def when it is unset or empty.
+func (e *env) duration(key string, def time.Duration) time.Duration {
+	v := e.getenv(key)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		e.fail(fmt.Errorf("%s=%q is not a positive duration such as 30s or 2m", key, v))
+		return def
+	}
+	return d
 }
 
 func (e *env) fail(err error) {

@@ -29,6 +29,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		addr, publicURL, logLevel, adminEmail string
 		accessLog, importPrivate              bool
 		maxBody                               int64
+		bodyTimeout                           time.Duration
 	)
 	e := &env{getenv: getenv}
 	sf.register(fs, e)
@@ -38,6 +39,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.StringVar(&logLevel, "log-level", e.str("FOLIO_LOG_LEVEL", "info"), "debug, info, warn or error (FOLIO_LOG_LEVEL)")
 	fs.BoolVar(&accessLog, "access-log", e.boolean("FOLIO_ACCESS_LOG", true), "log one line per request (FOLIO_ACCESS_LOG)")
 	fs.Int64Var(&maxBody, "max-body", e.integer("FOLIO_MAX_BODY", httpapi.DefaultMaxBody), "request body limit in bytes (FOLIO_MAX_BODY)")
+	fs.DurationVar(&bodyTimeout, "body-timeout", e.duration("FOLIO_BODY_TIMEOUT", httpapi.DefaultBodyTimeout),
+		"time a client has to send a request body; a body still incomplete then gets 408 (FOLIO_BODY_TIMEOUT)")
 	fs.StringVar(&adminEmail, "admin-email", e.str("FOLIO_ADMIN_EMAIL", "admin@localhost"),
 		"email of the first admin created on an empty database (FOLIO_ADMIN_EMAIL)")
 	fs.BoolVar(&importPrivate, "import-allow-private", e.boolean("FOLIO_IMPORT_ALLOW_PRIVATE", false),
@@ -85,8 +88,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("create the first admin: %s", describe(err))
 	}
 
+	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
+		BodyTimeout: bodyTimeout, AccessLog: accessLog})
 	srv := &http.Server{
-		Handler:           httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody, AccessLog: accessLog}),
+		Handler:           h,
+		ConnState:         h.ConnState,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

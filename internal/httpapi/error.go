@@ -30,6 +30,8 @@ func statusOf(k folio.Kind) int {
 		return http.StatusUnsupportedMediaType
 	case folio.Unavailable:
 		return http.StatusServiceUnavailable
+	case folio.Timeout:
+		return http.StatusRequestTimeout
 	}
 	return http.StatusInternalServerError
 }
@@ -45,6 +47,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			slog.String("request_id", requestIDFrom(r.Context())),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", status), slog.String("error", err.Error()))
+	}
+	if kind == folio.Timeout {
+		// The rest of the body may still trickle in: the connection cannot
+		// carry another request.
+		w.Header().Set("Connection", "close")
 	}
 	if kind == folio.Unauthenticated {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="folio"`)

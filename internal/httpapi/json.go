@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 
@@ -55,18 +57,35 @@ func (s *Server) checkBody(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// errBodyTimeout answers a body that did not arrive within the body timeout.
+var errBodyTimeout = folio.Errorf(folio.Timeout, "the request body did not arrive in time")
+
+// isTimeout reports whether err is a read deadline that passed.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
 func errTooLarge(limit int64) error {
 	return folio.Errorf(folio.TooLarge, "request body is larger than %d bytes", limit)
 }
 
 // decode reads a JSON body into v. A missing body decodes as {} so that
 // endpoints whose fields are all optional accept none. Errors name the
-// offending field.
+// offending field; strings that are not clean text are refused before
+// anything decodes them.
 func decode(r *http.Request, v any) error {
 	if !hasBody(r) {
 		return nil
 	}
-	dec := json.NewDecoder(r.Body)
+	body, err := readBody(r)
+	if err != nil {
+		return decodeError(err)
+	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
 	}
@@ -86,6 +105,8 @@ func decodeError(err error) error {
 	switch {
 	case errors.As(err, &maxErr):
 		return errTooLarge(maxErr.Limit)
+	case isTimeout(err):
+		return errBodyTimeout
 	case errors.As(err, &fe):
 		return fe
 	case errors.As(err, &typeErr):

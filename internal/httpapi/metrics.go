@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -16,6 +17,7 @@ type metrics struct {
 	reg      *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	conns    prometheus.Gauge
 }
 
 func newMetrics() *metrics {
@@ -31,7 +33,11 @@ func newMetrics() *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
 		}, []string{"route", "method", "status"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency,
+	m.conns = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "folio_http_open_connections",
+		Help: "Client connections open now, idle ones included.",
+	})
+	m.reg.MustRegister(m.requests, m.latency, m.conns,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -40,6 +46,17 @@ func (m *metrics) observe(route, method string, status int, d time.Duration) {
 	code := strconv.Itoa(status)
 	m.requests.WithLabelValues(route, method, code).Inc()
 	m.latency.WithLabelValues(route, method, code).Observe(d.Seconds())
+}
+
+// ConnState counts open connections for /metrics; install it as the
+// http.Server's ConnState hook.
+func (s *Server) ConnState(_ net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		s.metrics.conns.Inc()
+	case http.StateClosed, http.StateHijacked:
+		s.metrics.conns.Dec()
+	}
 }
 
 func (m *metrics) handler() http.Handler {

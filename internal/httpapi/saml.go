@@ -132,7 +132,13 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
 	if err := r.ParseForm(); err != nil {
+		if isTimeout(err) {
+			return errBodyTimeout
+		}
 		return folio.Errorf(folio.Invalid, "the form could not be read")
+	}
+	if err := checkValues(r.PostForm, "form field"); err != nil {
+		return err
 	}
 	login, err := s.app.SAMLLogin(r.Context(), r.PathValue("organizationId"), r.PathValue("samlProviderId"),
 		r.PostForm.Get("SAMLResponse"), r.PostForm.Get("RelayState"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -19,12 +20,19 @@ import (
 // DefaultMaxBody is the default request body limit.
 const DefaultMaxBody = 10 << 20
 
+// DefaultBodyTimeout is the default time a client has to send a request
+// body, from the end of its headers.
+const DefaultBodyTimeout = 60 * time.Second
+
 // Config holds what a Server needs.
 type Config struct {
 	App       *app.App
 	Logger    *slog.Logger
 	PublicURL string // absolute base of every URL in responses, no trailing slash
 	MaxBody   int64  // request body limit in bytes; 0 selects DefaultMaxBody
+	// BodyTimeout bounds the time to receive a request body; 0 selects
+	// DefaultBodyTimeout. A body that stalls gets 408 and a closed connection.
+	BodyTimeout time.Duration
 	// AccessLog logs one line per request at Info level.
 	AccessLog bool
 }
@@ -35,6 +43,7 @@ type Server struct {
 	logger    *slog.Logger
 	urls      wire.URLs
 	maxBody   int64
+	bodyWait  time.Duration
 	accessLog bool
 	mux       *http.ServeMux
 	metrics   *metrics
@@ -48,8 +57,11 @@ func New(cfg Config) *Server {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
+	}
 	s := &Server{
-		app: cfg.App, logger: cfg.Logger, maxBody: cfg.MaxBody, accessLog: cfg.AccessLog,
+		app: cfg.App, logger: cfg.Logger, maxBody: cfg.MaxBody, bodyWait: cfg.BodyTimeout, accessLog: cfg.AccessLog,
 		urls: wire.URLs{Public: strings.TrimRight(cfg.PublicURL, "/")},
 		mux:  http.NewServeMux(), metrics: newMetrics(),
 	}
@@ -107,6 +119,7 @@ func requestIDFrom(ctx context.Context) string { return stateOf(ctx).id }
 // wrap is the middleware of every route: request id, panic recovery,
 // authentication, body checks, error rendering, metrics and access log.
 func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler {
+	params := pathParams(route)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rid := requestID(r)
@@ -128,7 +141,7 @@ func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler 
 			}
 			s.observe(r, route, sw.status, start)
 		}()
-		if err := s.serve(sw, r, st, kind, h); err != nil {
+		if err := s.serve(sw, r, st, kind, params, h); err != nil {
 			if sw.status != 0 {
 				// The answer has started; all that is left is to log.
 				s.logger.LogAttrs(r.Context(), slog.LevelError, "error after response started",
@@ -140,9 +153,14 @@ func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler 
 	})
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, kind routeKind, h handlerFunc) error {
-	if kind == publicForm {
-		return h(w, r)
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, kind routeKind, params []pathParam, h handlerFunc) error {
+	if hasBody(r) {
+		// The server bounds the time to read headers; the body gets its
+		// own deadline, or a client could hold a connection and a
+		// goroutine forever by sending it slowly.
+		if err := http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.bodyWait)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return fmt.Errorf("set body deadline: %w", err)
+		}
 	}
 	if kind == authed {
 		c, err := s.authenticate(r)
@@ -150,6 +168,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, kin
 			return err
 		}
 		st.caller = c
+	}
+	if err := checkPath(r, params); err != nil {
+		return err
+	}
+	if err := checkQuery(r); err != nil {
+		return err
+	}
+	if kind == publicForm {
+		return h(w, r)
 	}
 	if err := s.checkBody(w, r); err != nil {
 		return err
