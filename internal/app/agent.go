@@ -10,17 +10,28 @@ import (
 )
 
 // GetAgentInstructions returns the organization's docs-agent instructions.
-// Members (not guests) may read them; NotFound when none were set.
+// Members (not guests) may read them. An organization that never set any
+// has empty instructions (an empty document dated from the organization's
+// creation, updatedBy empty): the GitBook reference declares only 200.
 func (a *App) GetAgentInstructions(ctx context.Context, caller folio.Caller, orgID folio.ID) (ai *folio.AgentInstructions, err error) {
 	err = a.read(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
 		if err := require(acc.Role != folio.RoleGuest, "guests cannot read the agent instructions"); err != nil {
 			return err
 		}
 		ai, err = store.GetAgentInstructions(ctx, tx, orgID)
-		if folio.IsNotFound(err) {
-			return folio.Errorf(folio.NotFound, "no agent instructions have been set for this organization")
+		if !folio.IsNotFound(err) {
+			return err
 		}
-		return err
+		org, err := store.GetOrganization(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		doc, err := json.Marshal(content.NewDocument())
+		if err != nil {
+			return err
+		}
+		ai = &folio.AgentInstructions{OrganizationID: orgID, Document: doc, UpdatedAt: org.CreatedAt}
+		return nil
 	})
 	return ai, err
 }

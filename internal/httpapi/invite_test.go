@@ -121,7 +121,13 @@ func TestAgentInstructions(t *testing.T) {
 		_, reader := s.Member(t, org, folio.RoleRead)
 		_, guest := s.Member(t, org, folio.RoleGuest)
 		path := "/v1/orgs/" + org + "/agent-instructions"
-		s.Do(t, admin, "GET", path, nil).WantError(t, 404, "no agent instructions")
+		// None set yet: an empty document, as the reference allows only 200.
+		empty := s.Do(t, admin, "GET", path, nil).WantStatus(t, 200).Map(t)
+		if empty["object"] != "agent-instructions" || empty["updatedBy"] != "" ||
+			len(empty["instructions"].(map[string]any)["nodes"].([]any)) != 0 {
+			t.Fatalf("instructions before any were set: %v", empty)
+		}
+		s.Do(t, guest, "GET", path, nil).WantError(t, 403, "guests")
 		doc := `{"instructions":{"object":"document","data":{"schemaVersion":1},"nodes":[
 			{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Be concise.","marks":[]}]}]}]}}`
 		got := s.Do(t, admin, "PUT", path, doc).WantStatus(t, 200).Map(t)
