@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/foliodocs/folio"
@@ -44,6 +43,9 @@ func (a *App) CreateTeam(ctx context.Context, caller folio.Caller, orgID folio.I
 		if err := folio.ValidateTeamTitle(title); err != nil {
 			return err
 		}
+		if len(members) > folio.MaxTeamMembersUpdate {
+			return folio.FieldErrorf("members", "a new team can have at most %d members; add more with PUT .../members", folio.MaxTeamMembersUpdate)
+		}
 		ids, _, err := resolveMembers(ctx, tx, orgID, "members", members)
 		if err != nil {
 			return err
@@ -75,8 +77,10 @@ func resolveMembers(ctx context.Context, tx *store.Tx, orgID folio.ID, field str
 		return nil, nil, folio.FieldErrorf(field, "not members of the organization: %s", strings.Join(missing, ", "))
 	}
 	ids := make([]folio.ID, 0, len(refs))
+	seen := make(map[folio.ID]bool, len(refs))
 	for _, r := range refs {
-		if id := m[r]; !slices.Contains(ids, id) {
+		if id := m[r]; !seen[id] {
+			seen[id] = true
 			ids = append(ids, id)
 		}
 	}

@@ -113,7 +113,8 @@ func RevokeGrantsOn(ctx context.Context, t *Tx, ids []folio.ID) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	_, err := t.once().exec(ctx, `DELETE FROM content_grants WHERE target_id IN (`+placeholders(len(ids))+`)`, toAny(ids)...)
+	in, args := inList(t, ids)
+	_, err := t.once().exec(ctx, `DELETE FROM content_grants WHERE target_id IN `+in, args...)
 	return wrap(err, "revoke grants")
 }
 
@@ -124,7 +125,8 @@ func SpacesIn(ctx context.Context, t *Tx, collections []folio.ID) ([]folio.ID, e
 		return nil, nil
 	}
 	var ids []folio.ID
-	err := t.once().query(ctx, `SELECT id FROM spaces WHERE parent_id IN (`+placeholders(len(collections))+`)`, toAny(collections),
+	in, args := inList(t, collections)
+	err := t.once().query(ctx, `SELECT id FROM spaces WHERE parent_id IN `+in, args,
 		func(r *sql.Rows) error {
 			var id folio.ID
 			err := r.Scan(&id)
@@ -144,8 +146,9 @@ func SetOrganization(ctx context.Context, t *Tx, kind string, ids []folio.ID, or
 	if kind == "collection" {
 		table = "collections"
 	}
-	_, err := t.once().exec(ctx, `UPDATE `+table+` SET organization_id = ?, updated_at = ? WHERE id IN (`+placeholders(len(ids))+`)`,
-		append([]any{orgID, micros(t.Now)}, toAny(ids)...)...)
+	in, args := inList(t, ids)
+	_, err := t.once().exec(ctx, `UPDATE `+table+` SET organization_id = ?, updated_at = ? WHERE id IN `+in,
+		append([]any{orgID, micros(t.Now)}, args...)...)
 	return wrap(err, "move "+kind+"s")
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -369,6 +370,24 @@ func padIn[T any](t *Tx, vals []T) (*Tx, []T) {
 		out[i] = vals[min(i, len(vals)-1)]
 	}
 	return t, out
+}
+
+// maxListParams is the longest list sent as one argument per value; a
+// longer one travels as a single JSON array argument (inList), so that no
+// list, whatever its length, meets the drivers' parameter limits (SQLite
+// 32,766, PostgreSQL 65,535).
+const maxListParams = 500
+
+// inList returns the right-hand side of an IN condition over vals, with its
+// arguments: "(?, ?, ?)" for short lists, and a subquery over one JSON array
+// argument for long ones. Queries built with it run unprepared (t.once()),
+// as their text depends on the list's length.
+func inList[T ~string](t *Tx, vals []T) (string, []any) {
+	if len(vals) <= maxListParams {
+		return "(" + placeholders(len(vals)) + ")", toAny(vals)
+	}
+	b, _ := json.Marshal(vals) // strings always encode
+	return t.db.d.jsonList(), []any{string(b)}
 }
 
 // placeholders returns "?, ?, ?" for n arguments.

@@ -19,6 +19,9 @@ type dialect interface {
 	// users whose display name or email contains term (any case), and its
 	// arguments.
 	userSearch(idCol, term string) (string, []any)
+	// jsonList is the right-hand side of an IN condition over the values of
+	// one "?" argument holding a JSON array of strings.
+	jsonList() string
 	// cachesStatements reports whether reads should use the store's own
 	// prepared-statement cache; pgx keeps one per connection already.
 	cachesStatements() bool
@@ -29,11 +32,11 @@ type dialect interface {
 	// searchRow returns one VALUES tuple of a search_sections insert.
 	searchRow(s SearchSection) (string, []any)
 	// searchCandidates returns a query of up to limit sections of some
-	// spaces matching match (in their titles only when titles is set): the
+	// spaces (in, an inList over their ids, and its arguments) matching match (in their titles only when titles is set): the
 	// best ones when ranked, else the first found; and its arguments. Rows:
 	// id, rank (0 unranked), space_id, page_id, section_id, ord, page_title,
 	// title.
-	searchCandidates(spaceIDs []string, match string, limit int, ranked, titles bool) (string, []any)
+	searchCandidates(in string, inArgs []any, match string, limit int, ranked, titles bool) (string, []any)
 	// termFrequency tells, exactly up to limit or by estimate, how many
 	// sections hold a term (as a prefix when prefix is set).
 	termFrequency(ctx context.Context, t *Tx, term string, prefix bool, limit int) (int, error)

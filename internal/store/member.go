@@ -63,8 +63,8 @@ func NonMembers(ctx context.Context, t *Tx, orgID folio.ID, ids []folio.ID) ([]f
 		return nil, nil
 	}
 	found := make(map[folio.ID]bool, len(ids))
-	args := append([]any{orgID}, toAny(ids)...)
-	err := t.once().query(ctx, `SELECT user_id FROM members WHERE organization_id = ? AND user_id IN (`+placeholders(len(ids))+`)`, args,
+	in, args := inList(t, ids)
+	err := t.once().query(ctx, `SELECT user_id FROM members WHERE organization_id = ? AND user_id IN `+in, append([]any{orgID}, args...),
 		func(r *sql.Rows) error {
 			var id folio.ID
 			err := r.Scan(&id)

@@ -46,6 +46,8 @@ func (d *postgresDialect) userSearch(idCol, term string) (string, []any) {
 
 func (*postgresDialect) ilike(expr string) string { return expr + ` ILIKE ? ESCAPE '\'` }
 
+func (*postgresDialect) jsonList() string { return `(SELECT jsonb_array_elements_text(?::jsonb))` }
+
 // rebind turns "?" placeholders into PostgreSQL's "$n". Queries never hold a
 // literal question mark.
 func (d *postgresDialect) rebind(q string) string {
@@ -115,7 +117,7 @@ func (*postgresDialect) searchRow(s SearchSection) (string, []any) {
 // section titles (B) 0.4 and bodies (D) 0.1, and returns the best; ts_rank
 // reads every matching section, so queries too common to rank (searchPlan)
 // take their first matches. Title searches read title_tsv.
-func (*postgresDialect) searchCandidates(spaceIDs []string, match string, limit int, ranked, titles bool) (string, []any) {
+func (*postgresDialect) searchCandidates(in string, inArgs []any, match string, limit int, ranked, titles bool) (string, []any) {
 	col, rank, order := "tsv", "ts_rank('{0.1, 0.2, 0.4, 1.0}', tsv, q)", " ORDER BY 2 DESC"
 	if titles {
 		col = "title_tsv"
@@ -123,10 +125,10 @@ func (*postgresDialect) searchCandidates(spaceIDs []string, match string, limit 
 	if !ranked {
 		rank, order = "0.0::real", ""
 	}
-	args := append([]any{match}, toAny(spaceIDs)...)
+	args := append([]any{match}, inArgs...)
 	return `SELECT id, ` + rank + `, space_id, page_id, section_id, ord, page_title, title
 		FROM search_sections, to_tsquery('simple', ?) q
-		WHERE ` + col + ` @@ q AND space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
+		WHERE ` + col + ` @@ q AND space_id IN ` + in + order + ` LIMIT ?`, append(args, limit)
 }
 
 // termMatch is the query text of one term alone.

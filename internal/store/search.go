@@ -100,7 +100,8 @@ func candidates(ctx context.Context, t *Tx, spaceIDs []string, match string, lim
 		return nil, nil
 	}
 	tx, spaceIDs := padIn(t, spaceIDs)
-	q, args := t.db.d.searchCandidates(spaceIDs, match, limit, ranked, titles)
+	in, inArgs := inList(tx, spaceIDs)
+	q, args := t.db.d.searchCandidates(in, inArgs, match, limit, ranked, titles)
 	out := make([]candidate, 0, limit)
 	err := tx.query(ctx, q, args, func(r *sql.Rows) error {
 		var c candidate

@@ -100,8 +100,9 @@ func ListSpaces(ctx context.Context, t *Tx, orgID folio.ID, f SpaceFilter, opts 
 		if len(f.IDs) == 0 {
 			return folio.List[folio.Space]{Items: []folio.Space{}}, nil
 		}
-		where += ` AND s.id IN (` + placeholders(len(f.IDs)) + `)`
-		args = append(args, toAny(f.IDs)...)
+		in, inArgs := inList(t, f.IDs)
+		where += ` AND s.id IN ` + in
+		args = append(args, inArgs...)
 		tx = t.once()
 	}
 	q := listQuery{

@@ -34,6 +34,8 @@ func (sqliteDialect) cachesStatements() bool { return true }
 // calling LOWER() on every row would cost more and fold no more letters.
 func (sqliteDialect) ilike(expr string) string { return expr + ` LIKE ? ESCAPE '\'` }
 
+func (sqliteDialect) jsonList() string { return `(SELECT value FROM json_each(?))` }
+
 // userSearch uses the trigram index (users_search) for terms of three
 // characters or more, and LIKE for shorter ones, which the index cannot
 // serve. Inside the phrase, only double quotes need escaping.
@@ -131,7 +133,7 @@ func (sqliteDialect) searchRow(s SearchSection) (string, []any) {
 // keeps sections of the given spaces: the best ones when ranked. BM25 first
 // counts the sections holding each term, and ranks every match, so queries
 // too common to rank (searchPlan) take their first matches in index order.
-func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int, ranked, titles bool) (string, []any) {
+func (sqliteDialect) searchCandidates(in string, inArgs []any, match string, limit int, ranked, titles bool) (string, []any) {
 	rank, order := "-bm25(search_fts, 10.0, 4.0, 1.0)", " ORDER BY 2 DESC"
 	if !ranked {
 		rank, order = "0.0", ""
@@ -142,10 +144,10 @@ func (sqliteDialect) searchCandidates(spaceIDs []string, match string, limit int
 		table = "search_titles"
 		rank = strings.Replace(rank, "bm25(search_fts, 10.0, 4.0, 1.0)", "bm25(search_titles, 10.0, 4.0)", 1)
 	}
-	args := append([]any{match}, toAny(spaceIDs)...)
+	args := append([]any{match}, inArgs...)
 	return `SELECT f.rowid, ` + rank + `, s.space_id, s.page_id, s.section_id, s.ord, s.page_title, s.title
 		FROM ` + table + ` f JOIN search_sections s ON s.id = f.rowid
-		WHERE ` + table + ` MATCH ? AND s.space_id IN (` + placeholders(len(spaceIDs)) + `)` + order + ` LIMIT ?`, append(args, limit)
+		WHERE ` + table + ` MATCH ? AND s.space_id IN ` + in + order + ` LIMIT ?`, append(args, limit)
 }
 
 // termMatch is the query text of one term alone.

@@ -189,14 +189,15 @@ func ResolveUsers(ctx context.Context, t *Tx, orgID folio.ID, refs []string) (ma
 	if len(refs) == 0 {
 		return found, nil, nil
 	}
-	lower := make([]any, len(refs))
+	lower := make([]string, len(refs))
 	for i, r := range refs {
 		lower[i] = strings.ToLower(r)
 	}
-	args := append(append([]any{orgID}, toAny(refs)...), lower...)
+	ids, idArgs := inList(t, refs)
+	emails, emailArgs := inList(t, lower)
 	err := t.once().query(ctx, `SELECT u.id, u.email FROM members m JOIN users u ON u.id = m.user_id
-		WHERE m.organization_id = ? AND (u.id IN (`+placeholders(len(refs))+`) OR u.email IN (`+placeholders(len(refs))+`))`,
-		args, func(r *sql.Rows) error {
+		WHERE m.organization_id = ? AND (u.id IN `+ids+` OR u.email IN `+emails+`)`,
+		append(append([]any{orgID}, idArgs...), emailArgs...), func(r *sql.Rows) error {
 			var id, email string
 			if err := r.Scan(&id, &email); err != nil {
 				return err
@@ -241,8 +242,9 @@ func GetTeams(ctx context.Context, t *Tx, a folio.Access, ids []folio.ID) (map[f
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := append([]any{a.UserID, a.OrganizationID}, toAny(ids)...)
-	err := t.once().query(ctx, `SELECT `+teamColumns+` FROM teams t WHERE t.organization_id = ? AND t.id IN (`+placeholders(len(ids))+`)`,
+	in, inArgs := inList(t, ids)
+	args := append([]any{a.UserID, a.OrganizationID}, inArgs...)
+	err := t.once().query(ctx, `SELECT `+teamColumns+` FROM teams t WHERE t.organization_id = ? AND t.id IN `+in,
 		args, func(r *sql.Rows) error {
 			var (
 				v    folio.TeamView
