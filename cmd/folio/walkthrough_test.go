@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -258,4 +260,67 @@ func TestReadmeWalkthrough(t *testing.T) {
 			t.Errorf("the walkthrough's output lacks %q:\n%s", want, stdout.String())
 		}
 	}
+}
+
+// TestServeBindsBeforeBootstrapping checks that serve on an address in use
+// fails before creating the first admin: it names the address, prints no
+// token and creates no user, so that the next successful start still
+// bootstraps and shows its token.
+func TestServeBindsBeforeBootstrapping(t *testing.T) {
+	eachStore(t, func(t *testing.T, kind string) {
+		args := storeArgs(t, kind)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		addr := ln.Addr().String()
+
+		// A serve that wrongly starts is stopped as soon as it says it
+		// listens, and then returns no error.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		out := &stopOnListen{cancel: cancel}
+		err = run(ctx, append([]string{"serve", "--addr", addr, "--log-level", "warn"}, args...), noenv, out, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), addr) {
+			t.Fatalf("serve on a busy address: got %v, want an error naming %s", err, addr)
+		}
+		if tokenRE.MatchString(out.String()) || strings.Contains(out.String(), "first admin") {
+			t.Fatalf("serve on a busy address bootstrapped:\n%s", out.String())
+		}
+
+		s := startServe(t, args...)
+		first := s.out.String()
+		if n := strings.Count(first, "shown only this once"); n != 1 {
+			t.Fatalf("the next serve showed the token %d times, want once:\n%s", n, first)
+		}
+		token := tokenRE.FindString(first)
+		for _, tok := range tokenRE.FindAllString(first, -1) {
+			if tok != token {
+				t.Fatalf("the next serve printed two tokens:\n%s", first)
+			}
+		}
+		var orgs struct {
+			Items []struct{} `json:"items"`
+		}
+		getJSON(t, s.base+"/v1/orgs", token, &orgs)
+		if len(orgs.Items) != 1 {
+			t.Fatalf("the first admin is in %d organizations, want 1", len(orgs.Items))
+		}
+	})
+}
+
+// stopOnListen keeps what serve prints and cancels its context once serve
+// says it is listening.
+type stopOnListen struct {
+	syncBuffer
+	cancel context.CancelFunc
+}
+
+func (w *stopOnListen) Write(p []byte) (int, error) {
+	n, err := w.syncBuffer.Write(p)
+	if strings.Contains(w.String(), "folio: listening on") {
+		w.cancel()
+	}
+	return n, err
 }
