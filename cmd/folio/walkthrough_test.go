@@ -142,8 +142,9 @@ func outputMatches(want, got string) bool {
 	return regexp.MustCompile(re.String()).MatchString(strings.TrimRight(got, "\n"))
 }
 
-// stepMarker is printed by the walkthrough script before each step, on
-// standard output and standard error, so that the test can split them.
+// stepMarkerRE matches the line the walkthrough script prints before each
+// step, on standard output and standard error, so that the test can split
+// them by step.
 var stepMarkerRE = regexp.MustCompile(`(?m)^@@walkthrough step (\d+)@@\n`)
 
 // splitSteps splits the script's output at the step markers into each
