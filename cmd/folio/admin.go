@@ -56,7 +56,9 @@ func printBootstrap(w io.Writer, b *app.Bootstrap, baseURL string) {
 		b.User.Email, b.User.ID, b.Organization.Title, b.Organization.ID)
 	fmt.Fprintf(w, "\nThe token is shown only this once; keep it somewhere safe:\n\n    %s\n\n", b.Token)
 	if baseURL != "" {
-		fmt.Fprintf(w, "Try it:\n\n    curl -H 'Authorization: Bearer %s' %s/v1/user\n\n", b.Token, baseURL)
+		// The variables of the README's walkthrough, ready to paste.
+		fmt.Fprintf(w, "Try it in a shell (README.md walks on from here):\n\n    FOLIO=%s\n    TOKEN=%s\n"+
+			"    curl -H \"Authorization: Bearer $TOKEN\" \"$FOLIO/v1/user\"\n\n", baseURL, b.Token)
 	}
 }
 
