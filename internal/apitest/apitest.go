@@ -38,8 +38,7 @@ const PublicURL = "http://folio.test"
 
 // Options tune a test server.
 type Options struct {
-	MaxBody    int64         // request body limit; 0 keeps the default
-	ImportWait time.Duration // how long imports run in the request; 0 keeps the default
+	MaxBody int64 // request body limit; 0 keeps the default
 	// ImportFetchTimeout bounds fetching an imported URL; 0 keeps the default.
 	ImportFetchTimeout time.Duration
 	// BodyTimeout bounds receiving a request body; 0 keeps the default.
@@ -89,7 +88,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	}
 	t.Cleanup(func() { files.Close() })
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(true), ImportWait: opts.ImportWait, ImportFetchTimeout: opts.ImportFetchTimeout})
+		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout})
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: PublicURL})
 	s.Handler = h

@@ -30,9 +30,6 @@ type Config struct {
 	Blobs *blob.Bucket
 	// HTTPClient fetches imported URLs; nil selects NewImportClient(false).
 	HTTPClient *http.Client
-	// ImportWait is how long an import request waits for its import before
-	// answering with the revision to come; 0 selects DefaultImportWait.
-	ImportWait time.Duration
 	// ImportFetchTimeout bounds fetching an imported URL, body included; 0
 	// selects DefaultImportFetchTimeout.
 	ImportFetchTimeout time.Duration
@@ -53,9 +50,8 @@ type App struct {
 	secretsMu sync.Mutex
 	secrets   map[string]string
 
-	blobs      *blob.Bucket
-	http       *http.Client
-	importWait time.Duration
+	blobs *blob.Bucket
+	http  *http.Client
 	// fetchTimeout bounds fetching an imported URL.
 	fetchTimeout time.Duration
 	trees        *lru[content.Hash, *revTree]
@@ -85,9 +81,6 @@ func New(cfg Config) *App {
 	if ttl == 0 {
 		ttl = DefaultTokenCacheTTL
 	}
-	if cfg.ImportWait == 0 {
-		cfg.ImportWait = DefaultImportWait
-	}
 	if cfg.ImportFetchTimeout == 0 {
 		cfg.ImportFetchTimeout = DefaultImportFetchTimeout
 	}
@@ -96,7 +89,7 @@ func New(cfg Config) *App {
 	}
 	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
-		blobs: cfg.Blobs, http: cfg.HTTPClient, importWait: cfg.ImportWait,
+		blobs: cfg.Blobs, http: cfg.HTTPClient,
 		fetchTimeout: cfg.ImportFetchTimeout,
 		trees:        newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
 		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) })}

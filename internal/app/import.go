@@ -43,24 +43,18 @@ type ImportInput struct {
 	Source string `json:"source"`
 }
 
-// ImportResult is what an import created (ImportContentResult). When the
-// import outlasts the request (Pending), the revision appears once the
-// background job finishes.
+// ImportResult is what an import created (ImportContentResult): its
+// revision exists when the result is returned.
 type ImportResult struct {
 	SpaceID    folio.ID
 	RevisionID folio.ID
 	Imported   int // pages and files imported
 	Total      int // pages and files processed
-	Pending    bool
 }
 
 // importLease is how long an import may run before another server takes
 // over its job, taken to have died with its server.
 const importLease = 30 * time.Minute
-
-// DefaultImportWait is how long an import request waits for its import
-// before answering with the revision to come.
-const DefaultImportWait = 30 * time.Second
 
 // importJob is the payload of a JobImportContent job.
 type importJob struct {
@@ -141,8 +135,11 @@ func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID fo
 	if err != nil {
 		return nil, err
 	}
-	// The import goes on if the client leaves or the wait ends; its job
-	// records the outcome, and another server retries it if this one stops.
+	// The request answers with the import's outcome: every step is bounded
+	// (the fetch by fetchTimeout, conversion linear in a bounded input), so
+	// a 201 always names a revision that exists and a failed fetch answers
+	// 4xx. The import goes on if the client leaves; its job records the
+	// outcome, and another server retries it if this one stops.
 	done := make(chan *ImportResult, 1)
 	fail := make(chan error, 1)
 	go func() {
@@ -156,15 +153,13 @@ func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID fo
 		done <- res
 		a.tidyAfter(bg, res)
 	}()
-	wait := time.NewTimer(a.importWait)
-	defer wait.Stop()
 	select {
 	case res := <-done:
 		return res, nil
 	case err := <-fail:
 		return nil, err
-	case <-wait.C:
-		return &ImportResult{SpaceID: spaceID, RevisionID: job.Revision, Pending: true}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err() // the client left: nobody reads an answer
 	}
 }
 
@@ -350,6 +345,9 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 		if errors.As(err, &blocked) {
 			return nil, "", folio.FieldErrorf("url", "url points to a private network address, which imports may not fetch")
 		}
+		if isTimeout(err) {
+			return nil, "", folio.FieldErrorf("url", "fetching url timed out after %s", a.fetchTimeout)
+		}
 		return nil, "", folio.FieldErrorf("url", "fetching url failed: %s", describeFetchError(err))
 	}
 	defer resp.Body.Close()
@@ -358,6 +356,9 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
+		if isTimeout(err) {
+			return nil, "", folio.FieldErrorf("url", "fetching url timed out after %s", a.fetchTimeout)
+		}
 		return nil, "", folio.FieldErrorf("url", "reading url failed: %s", describeFetchError(err))
 	}
 	if int64(len(body)) > limit {
@@ -368,6 +369,12 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 		name = n
 	}
 	return body, name, nil
+}
+
+// isTimeout reports whether a fetch ran out of time.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }
 
 func describeFetchError(err error) string {

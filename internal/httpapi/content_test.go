@@ -406,37 +406,70 @@ func mustJSON(t testing.TB, v any) []byte {
 	return b
 }
 
-func TestLongImportFinishesInTheBackground(t *testing.T) {
-	apitest.RunOptions(t, apitest.Options{ImportWait: time.Millisecond}, func(t *testing.T, s *apitest.Server) {
+func TestImportAnswersOnceItsRevisionExists(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, admin := s.Org(t)
 		space := newSpace(t, s, admin, org, "Docs")
+		started := make(chan struct{})
 		release := make(chan struct{})
 		remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			close(started)
 			<-release
 			w.Write([]byte("# Slow page\n\nIt took a while.\n"))
 		}))
 		defer remote.Close()
+		go func() { <-started; time.Sleep(100 * time.Millisecond); close(release) }()
 		var res importResult
 		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"source": "markdown", "url": remote.URL + "/slow.md"}).
 			WantStatus(t, 201).JSON(t, &res)
-		// The revision is announced before it exists.
-		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+res.Revision, nil).WantError(t, 404, "revision not found")
-		close(release)
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			r := s.DoUnchecked(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+res.Revision, nil)
-			if r.Status == 200 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the background import did not finish: %d %s", r.Status, r.Body)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		// The revision the answer names exists when the answer arrives.
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+res.Revision, nil).WantStatus(t, 200)
 		var sp struct{ Revision string }
 		s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).JSON(t, &sp)
-		if sp.Revision != res.Revision {
-			t.Fatalf("space revision %s, want %s", sp.Revision, res.Revision)
+		if sp.Revision != res.Revision || res.ImportedResources != 1 {
+			t.Fatalf("space revision %s, want %s; result %+v", sp.Revision, res.Revision, res)
+		}
+	})
+}
+
+func TestImportFromAStalledSourceAnswers400AndChangesNothing(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{ImportFetchTimeout: 300 * time.Millisecond}, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		stop := make(chan struct{})
+		remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/silent.md" {
+				<-stop // never sends headers
+				return
+			}
+			w.Header().Set("Content-Length", "100000")
+			w.WriteHeader(200)
+			for { // trickles a byte at a time
+				w.Write([]byte("a"))
+				w.(http.Flusher).Flush()
+				select {
+				case <-stop:
+					return
+				case <-r.Context().Done():
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}))
+		defer remote.Close()
+		defer close(stop) // first: the handlers wait on it, and Close waits for them
+		before := s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200).Body
+		for _, path := range []string{"/trickle.md", "/silent.md"} {
+			s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"source": "markdown", "url": remote.URL + path}).
+				WantError(t, 400, "fetching url timed out after 300ms")
+		}
+		if after := s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).Body; string(after) != string(before) {
+			t.Fatalf("a failed import changed the space:\n%s\n%s", before, after)
+		}
+		var pages struct{ Pages []any }
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+		if len(pages.Pages) != 0 {
+			t.Fatalf("pages after failed imports: %v", pages.Pages)
 		}
 	})
 }
