@@ -179,7 +179,7 @@ func fillMemberSpaces(ctx context.Context, t *Tx, orgID folio.ID, ms []*folio.Me
 			WHERE tm.organization_id = ? AND tm.user_id IN (` + in + `)`
 		args := append(append(append([]any{orgID}, guests...), orgID), guests...)
 		var err error
-		if granted, err = grantedSpaceCounts(ctx, t, len(guests) > 1, orgID, seed, args); err != nil {
+		if granted, err = grantedSpaceCounts(ctx, t, len(guests) > 1, seed, args); err != nil {
 			return wrap(err, "count member spaces")
 		}
 	}

@@ -35,31 +35,40 @@ func teamView(v *folio.TeamView, a folio.Access, owns bool) {
 	v.CanAdmin = p.Admin || owns
 }
 
-// grantedSpaceCounts counts, for each principal of seed, the spaces of an
-// organization that are not deleted and that a grant reaches: a grant on
-// the space itself or on any collection above it. seed selects (principal,
-// target id) pairs of the organization's grants; oneOff marks a seed whose
-// text varies with its input. It is one query: the collections under the
-// granted ones are walked by a recursive CTE (UNION, so a cycle would end
-// the walk instead of looping).
-func grantedSpaceCounts(ctx context.Context, t *Tx, oneOff bool, orgID folio.ID, seed string, seedArgs []any) (map[folio.ID]int, error) {
-	q := `WITH RECURSIVE reach (principal, node) AS (
-			` + seed + `
+// grantedSpaceCounts counts, for each principal of seed, the spaces that
+// are not deleted and that a grant reaches: a grant on the space itself or
+// on any collection above it. seed selects distinct (principal, target id)
+// pairs of one organization's grants, whose targets are that
+// organization's content (a transfer revokes the grants on what it moves);
+// oneOff marks a seed whose text varies with its input. It is one query, whose work grows
+// with the collections reached rather than the spaces: a recursive CTE
+// walks down from the granted collections (UNION, so each collection is
+// reached once per principal, and a cycle would end the walk), each reached
+// collection adds its count of spaces, and a space granted directly adds
+// one unless its collection was reached.
+func grantedSpaceCounts(ctx context.Context, t *Tx, oneOff bool, seed string, seedArgs []any) (map[folio.ID]int, error) {
+	q := `WITH RECURSIVE
+		seed (principal, target) AS (` + seed + `),
+		reach (principal, node) AS (
+			SELECT d.principal, c.id FROM seed d JOIN collections c ON c.id = d.target
 			UNION
-			SELECT r.principal, c.id FROM reach r JOIN collections c ON c.parent_id = r.node)
-		SELECT x.principal, COUNT(*) FROM (
-			SELECT r.principal, s.id FROM reach r JOIN spaces s ON s.id = r.node
-			WHERE s.organization_id = ? AND s.deleted_at IS NULL
-			UNION
-			SELECT r.principal, s.id FROM reach r JOIN spaces s ON s.parent_id = r.node
-			WHERE s.organization_id = ? AND s.deleted_at IS NULL) x
+			SELECT r.principal, c.id FROM reach r JOIN collections c ON c.parent_id = r.node),
+		counts (parent, n) AS (
+			SELECT parent_id, COUNT(*) FROM spaces
+			WHERE parent_id IN (SELECT node FROM reach) AND deleted_at IS NULL GROUP BY parent_id)
+		SELECT x.principal, CAST(SUM(x.n) AS BIGINT) FROM (
+			SELECT r.principal, k.n FROM reach r JOIN counts k ON k.parent = r.node
+			UNION ALL
+			SELECT d.principal, 1 FROM seed d JOIN spaces s ON s.id = d.target
+			WHERE s.deleted_at IS NULL
+				AND NOT EXISTS (SELECT 1 FROM reach r WHERE r.principal = d.principal AND r.node = s.parent_id)) x
 		GROUP BY x.principal`
 	tx := t
 	if oneOff {
 		tx = t.once()
 	}
 	out := map[folio.ID]int{}
-	err := tx.query(ctx, q, append(append([]any(nil), seedArgs...), orgID, orgID), func(r *sql.Rows) error {
+	err := tx.query(ctx, q, seedArgs, func(r *sql.Rows) error {
 		var (
 			id folio.ID
 			n  int
@@ -85,7 +94,7 @@ func fillTeamSpaces(ctx context.Context, t *Tx, orgID folio.ID, ts []*folio.Team
 	}
 	seed := `SELECT g.principal_id, g.target_id FROM content_grants g
 		WHERE g.organization_id = ? AND g.principal_kind = 'team' AND g.principal_id IN (` + placeholders(len(ids)) + `)`
-	n, err := grantedSpaceCounts(ctx, t, len(ids) > 1, orgID, seed, append([]any{orgID}, ids...))
+	n, err := grantedSpaceCounts(ctx, t, len(ids) > 1, seed, append([]any{orgID}, ids...))
 	if err != nil {
 		return wrap(err, "count team spaces")
 	}
