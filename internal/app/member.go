@@ -114,18 +114,77 @@ func (a *App) SetMemberSSO(ctx context.Context, caller folio.Caller, orgID, user
 	return m, err
 }
 
-// ListMemberSpaces lists the spaces a member can access with their
-// effective role. Spaces do not exist yet, so the list is empty; the
-// authorization is already that of the final operation.
-func (a *App) ListMemberSpaces(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, opts folio.ListOptions) (folio.List[struct{}], error) {
-	err := a.read(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
+// MemberSpace is a space a member can view, with their effective role on
+// it; the space itself is as the caller sees it.
+type MemberSpace struct {
+	Role  folio.Role
+	Space folio.SpaceView
+}
+
+var errMemberNotFound = folio.Errorf(folio.NotFound, "member not found")
+
+// ListMemberSpaces lists the spaces a member can view, newest first unless
+// asked otherwise, with their effective role on each (organization role,
+// grants to them and their teams, default levels). It loads the member's
+// grants once and one page of spaces (for a guest, the roles of every space
+// first).
+func (a *App) ListMemberSpaces(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, opts folio.ListOptions) (l folio.List[MemberSpace], err error) {
+	err = a.read(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
 		if err := require(acc.Permissions().ListMembers || userID == caller.UserID, errListMembers); err != nil {
 			return err
 		}
-		_, err := store.GetMember(ctx, tx, orgID, userID)
-		return err
+		role, err := store.MemberRole(ctx, tx, orgID, userID)
+		if folio.IsNotFound(err) {
+			return errMemberNotFound
+		}
+		if err != nil {
+			return err
+		}
+		tree, err := store.LoadContentTree(ctx, tx, orgID, userID)
+		if err != nil {
+			return err
+		}
+		memberRole := func(s *folio.Space) folio.Role {
+			return folio.EffectiveRole(role, tree.Path(s.ID, s.DefaultLevel, s.Parent))
+		}
+		// A role alone gives view on every space (it is a floor of the
+		// effective role); without one, as for guests, find the viewable
+		// spaces first, so that pages and counts hold only those.
+		var f store.SpaceFilter
+		if !folio.SpacePerms(role, folio.EditModeLive).View {
+			f.IDs = []folio.ID{}
+			if tree.HasGrants() {
+				all, err := store.SpaceParents(ctx, tx, orgID)
+				if err != nil {
+					return err
+				}
+				for _, s := range all {
+					if folio.SpacePerms(memberRole(&s), s.EditMode).View {
+						f.IDs = append(f.IDs, s.ID)
+					}
+				}
+			}
+		}
+		spaces, err := store.ListSpaces(ctx, tx, orgID, f, opts)
+		if err != nil {
+			return err
+		}
+		// Space objects carry the caller's permissions. The caller is the
+		// member or has a role, so they can view every listed space.
+		callerTree := tree
+		if caller.UserID != userID {
+			if callerTree, err = store.LoadContentTree(ctx, tx, orgID, caller.UserID); err != nil {
+				return err
+			}
+		}
+		l = folio.List[MemberSpace]{Count: spaces.Count, Next: spaces.Next, Items: make([]MemberSpace, 0, len(spaces.Items))}
+		for _, s := range spaces.Items {
+			callerRole := folio.EffectiveRole(acc.Role, callerTree.Path(s.ID, s.DefaultLevel, s.Parent))
+			l.Items = append(l.Items, MemberSpace{Role: memberRole(&s), Space: folio.SpaceView{Space: s, CallerRole: callerRole}})
+		}
+		return nil
 	})
-	return folio.List[struct{}]{Items: []struct{}{}}, err
+	return l, err
 }
 
 // ListMemberTeams lists the teams of a member with their team role.
@@ -134,7 +193,9 @@ func (a *App) ListMemberTeams(ctx context.Context, caller folio.Caller, orgID, u
 		if err := require(acc.Permissions().ListTeams || userID == caller.UserID, "only members of the organization (not guests) can list its teams"); err != nil {
 			return err
 		}
-		if _, err := store.GetMember(ctx, tx, orgID, userID); err != nil {
+		if _, err := store.MemberRole(ctx, tx, orgID, userID); folio.IsNotFound(err) {
+			return errMemberNotFound
+		} else if err != nil {
 			return err
 		}
 		l, err = store.ListMemberTeams(ctx, tx, acc, userID, title, opts)

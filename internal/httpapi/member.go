@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/wire"
 )
 
@@ -92,14 +93,16 @@ func (s *Server) listSpacesForOrganizationMember(w http.ResponseWriter, r *http.
 	if err != nil {
 		return err
 	}
-	if _, err := folio.ParseOrder(r.URL.Query().Get("order"), "desc"); err != nil {
+	if opts.Desc, err = folio.ParseOrder(r.URL.Query().Get("order"), "desc"); err != nil {
 		return err
 	}
 	l, err := s.app.ListMemberSpaces(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("userId"), opts)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.List[struct{}]{Count: l.Count, Items: l.Items})
+	writeJSON(w, http.StatusOK, wire.NewList(l, func(m *app.MemberSpace) wire.MemberSpace {
+		return s.urls.NewMemberSpace(m.Role, &m.Space)
+	}))
 	return nil
 }
 

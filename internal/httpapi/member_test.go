@@ -37,6 +37,14 @@ func TestMemberBodyAndGet(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, admin := s.Org(t)
 		u, _ := s.Member(t, org, folio.RoleEdit)
+		// Two spaces and one deleted: spaces counts what the member can view.
+		for _, title := range []string{"One", "Two", "Gone"} {
+			var sp struct{ ID string }
+			s.Do(t, admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": title}).WantStatus(t, 201).JSON(t, &sp)
+			if title == "Gone" {
+				s.Do(t, admin, "DELETE", "/v1/spaces/"+sp.ID, nil).WantStatus(t, 204)
+			}
+		}
 		got := s.Do(t, admin, "GET", "/v1/orgs/"+org+"/members/"+u.ID, nil).WantStatus(t, 200).Map(t)
 		if _, ok := got["joinedAt"].(string); !ok {
 			t.Fatalf("joinedAt = %v", got["joinedAt"])
@@ -44,7 +52,7 @@ func TestMemberBodyAndGet(t *testing.T) {
 		got["joinedAt"] = "TIME"
 		want := map[string]any{
 			"object": "member", "id": u.ID, "role": "edit", "disabled": false, "joinedAt": "TIME", "sso": false,
-			"spaces": 0.0, "teams": 0.0,
+			"spaces": 2.0, "teams": 0.0,
 			"user": map[string]any{"object": "user", "id": u.ID, "displayName": u.DisplayName, "email": u.Email,
 				"urls": map[string]any{"location": apitest.PublicURL + "/v1/users/" + u.ID}},
 		}

@@ -138,7 +138,59 @@ func GetMember(ctx context.Context, t *Tx, orgID, userID folio.ID) (*folio.Membe
 	if err != nil {
 		return nil, notFound(err, "get member", "member not found")
 	}
+	if err := fillMemberSpaces(ctx, t, orgID, []*folio.MemberView{&v}); err != nil {
+		return nil, err
+	}
 	return &v, nil
+}
+
+// fillMemberSpaces sets the Spaces count of members of an organization: the
+// spaces that are not deleted and that each may view, as listed by their
+// spaces (docs/decisions.md). A member with a role views every space, their
+// role being a floor; a guest views the spaces granted to them or to one of
+// their teams, on the space or on a collection above it. It runs one count
+// for the members with a role and one grouped query for the guests,
+// however many members there are.
+func fillMemberSpaces(ctx context.Context, t *Tx, orgID folio.ID, ms []*folio.MemberView) error {
+	var guests []any
+	withRole := false
+	for _, m := range ms {
+		if m.Role == folio.RoleGuest {
+			guests = append(guests, m.UserID)
+		} else {
+			withRole = true
+		}
+	}
+	all := 0
+	if withRole {
+		err := t.get(ctx, `SELECT COUNT(*) FROM spaces WHERE organization_id = ? AND deleted_at IS NULL`, []any{orgID}, &all)
+		if err != nil {
+			return wrap(err, "count spaces")
+		}
+	}
+	var granted map[folio.ID]int
+	if len(guests) > 0 {
+		in := placeholders(len(guests))
+		seed := `SELECT g.principal_id, g.target_id FROM content_grants g
+			WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.principal_id IN (` + in + `)
+			UNION
+			SELECT tm.user_id, g.target_id FROM team_members tm JOIN content_grants g
+				ON g.organization_id = tm.organization_id AND g.principal_kind = 'team' AND g.principal_id = tm.team_id
+			WHERE tm.organization_id = ? AND tm.user_id IN (` + in + `)`
+		args := append(append(append([]any{orgID}, guests...), orgID), guests...)
+		var err error
+		if granted, err = grantedSpaceCounts(ctx, t, len(guests) > 1, seed, args); err != nil {
+			return wrap(err, "count member spaces")
+		}
+	}
+	for _, m := range ms {
+		if m.Role == folio.RoleGuest {
+			m.Spaces = granted[m.UserID]
+		} else {
+			m.Spaces = all
+		}
+	}
+	return nil
 }
 
 // likeUsers is the plain userSearch: a case-insensitive LIKE over both columns.
@@ -183,7 +235,7 @@ func ListMembers(ctx context.Context, t *Tx, orgID folio.ID, f folio.MemberFilte
 		Args:  args, Keys: []string{key, "m.user_id"}, Shape: "is",
 		Count: `SELECT COUNT(*)` + countFrom + where, CountArgs: args,
 	}
-	return page(ctx, t, "list members", q, opts, func(r *sql.Rows) (folio.MemberView, []any, error) {
+	l, err := page(ctx, t, "list members", q, opts, func(r *sql.Rows) (folio.MemberView, []any, error) {
 		var v folio.MemberView
 		err := scanMember(r, &v)
 		k := micros(v.JoinedAt)
@@ -192,6 +244,14 @@ func ListMembers(ctx context.Context, t *Tx, orgID folio.ID, f folio.MemberFilte
 		}
 		return v, []any{k, v.UserID}, err
 	})
+	if err != nil {
+		return l, err
+	}
+	ms := make([]*folio.MemberView, len(l.Items))
+	for i := range l.Items {
+		ms[i] = &l.Items[i]
+	}
+	return l, fillMemberSpaces(ctx, t, orgID, ms)
 }
 
 // SetMemberRole changes a member's role; RoleGuest makes a guest. NotFound

@@ -35,6 +35,75 @@ func teamView(v *folio.TeamView, a folio.Access, owns bool) {
 	v.CanAdmin = p.Admin || owns
 }
 
+// grantedSpaceCounts counts, for each principal of seed, the spaces that
+// are not deleted and that a grant reaches: a grant on the space itself or
+// on any collection above it. seed selects distinct (principal, target id)
+// pairs of one organization's grants, whose targets are that
+// organization's content (a transfer revokes the grants on what it moves);
+// oneOff marks a seed whose text varies with its input. It is one query, whose work grows
+// with the collections reached rather than the spaces: a recursive CTE
+// walks down from the granted collections (UNION, so each collection is
+// reached once per principal, and a cycle would end the walk), each reached
+// collection adds its count of spaces, and a space granted directly adds
+// one unless its collection was reached.
+func grantedSpaceCounts(ctx context.Context, t *Tx, oneOff bool, seed string, seedArgs []any) (map[folio.ID]int, error) {
+	q := `WITH RECURSIVE
+		seed (principal, target) AS (` + seed + `),
+		reach (principal, node) AS (
+			SELECT d.principal, c.id FROM seed d JOIN collections c ON c.id = d.target
+			UNION
+			SELECT r.principal, c.id FROM reach r JOIN collections c ON c.parent_id = r.node),
+		counts (parent, n) AS (
+			SELECT parent_id, COUNT(*) FROM spaces
+			WHERE parent_id IN (SELECT node FROM reach) AND deleted_at IS NULL GROUP BY parent_id)
+		SELECT x.principal, CAST(SUM(x.n) AS BIGINT) FROM (
+			SELECT r.principal, k.n FROM reach r JOIN counts k ON k.parent = r.node
+			UNION ALL
+			SELECT d.principal, 1 FROM seed d JOIN spaces s ON s.id = d.target
+			WHERE s.deleted_at IS NULL
+				AND NOT EXISTS (SELECT 1 FROM reach r WHERE r.principal = d.principal AND r.node = s.parent_id)) x
+		GROUP BY x.principal`
+	tx := t
+	if oneOff {
+		tx = t.once()
+	}
+	out := map[folio.ID]int{}
+	err := tx.query(ctx, q, seedArgs, func(r *sql.Rows) error {
+		var (
+			id folio.ID
+			n  int
+		)
+		err := r.Scan(&id, &n)
+		out[id] = n
+		return err
+	})
+	return out, err
+}
+
+// fillTeamSpaces sets the Spaces count of teams of an organization: the
+// spaces that are not deleted on which the team holds a grant, directly or
+// on a collection above them (docs/decisions.md). One grouped query,
+// however many teams.
+func fillTeamSpaces(ctx context.Context, t *Tx, orgID folio.ID, ts []*folio.TeamView) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	ids := make([]any, len(ts))
+	for i, v := range ts {
+		ids[i] = v.ID
+	}
+	seed := `SELECT g.principal_id, g.target_id FROM content_grants g
+		WHERE g.organization_id = ? AND g.principal_kind = 'team' AND g.principal_id IN (` + placeholders(len(ids)) + `)`
+	n, err := grantedSpaceCounts(ctx, t, len(ids) > 1, seed, append([]any{orgID}, ids...))
+	if err != nil {
+		return wrap(err, "count team spaces")
+	}
+	for _, v := range ts {
+		v.Spaces = n[v.ID]
+	}
+	return nil
+}
+
 // CreateTeam inserts a team.
 func CreateTeam(ctx context.Context, t *Tx, team *folio.Team) error {
 	_, err := t.exec(ctx, `INSERT INTO teams (id, organization_id, title, title_folded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -54,6 +123,9 @@ func GetTeam(ctx context.Context, t *Tx, a folio.Access, teamID folio.ID) (*foli
 		return nil, notFound(err, "get team", "team not found")
 	}
 	teamView(&v, a, owns)
+	if err := fillTeamSpaces(ctx, t, a.OrganizationID, []*folio.TeamView{&v}); err != nil {
+		return nil, err
+	}
 	return &v, nil
 }
 
@@ -76,7 +148,7 @@ func ListTeams(ctx context.Context, t *Tx, a folio.Access, f folio.TeamFilter, o
 		Args:  append([]any{a.UserID}, args...), Keys: []string{"t.created_at", "t.id"}, Shape: "is",
 		Count: `SELECT COUNT(*) FROM teams t` + where, CountArgs: args,
 	}
-	return page(ctx, t, "list teams", q, opts, func(r *sql.Rows) (folio.TeamView, []any, error) {
+	l, err := page(ctx, t, "list teams", q, opts, func(r *sql.Rows) (folio.TeamView, []any, error) {
 		var (
 			v    folio.TeamView
 			owns bool
@@ -85,6 +157,14 @@ func ListTeams(ctx context.Context, t *Tx, a folio.Access, f folio.TeamFilter, o
 		teamView(&v, a, owns)
 		return v, []any{micros(v.CreatedAt), v.ID}, err
 	})
+	if err != nil {
+		return l, err
+	}
+	ts := make([]*folio.TeamView, len(l.Items))
+	for i := range l.Items {
+		ts[i] = &l.Items[i]
+	}
+	return l, fillTeamSpaces(ctx, t, a.OrganizationID, ts)
 }
 
 // ListMemberTeams lists the teams a member belongs to, with their role.
@@ -101,7 +181,7 @@ func ListMemberTeams(ctx context.Context, t *Tx, a folio.Access, userID folio.ID
 		Args:  append([]any{a.UserID}, args...), Keys: []string{"t.created_at", "t.id"}, Shape: "is",
 		Count: `SELECT COUNT(*)` + from + where, CountArgs: args,
 	}
-	return page(ctx, t, "list member teams", q, opts, func(r *sql.Rows) (folio.MemberTeam, []any, error) {
+	l, err := page(ctx, t, "list member teams", q, opts, func(r *sql.Rows) (folio.MemberTeam, []any, error) {
 		var (
 			tw      folio.MemberTeam
 			owns    bool
@@ -112,6 +192,14 @@ func ListMemberTeams(ctx context.Context, t *Tx, a folio.Access, userID folio.ID
 		teamView(&tw.Team, a, owns)
 		return tw, []any{created, tw.Team.ID}, err
 	})
+	if err != nil {
+		return l, err
+	}
+	ts := make([]*folio.TeamView, len(l.Items))
+	for i := range l.Items {
+		ts[i] = &l.Items[i].Team
+	}
+	return l, fillTeamSpaces(ctx, t, a.OrganizationID, ts)
 }
 
 // RenameTeam changes a team's title.
@@ -162,7 +250,7 @@ func ListTeamMembers(ctx context.Context, t *Tx, teamID folio.ID, opts folio.Lis
 		Args:  []any{teamID}, Keys: []string{"tmm.added_at", "tmm.user_id"}, Shape: "is",
 		Count: `SELECT COUNT(*) FROM team_members tmm WHERE tmm.team_id = ?`, CountArgs: []any{teamID},
 	}
-	return page(ctx, t, "list team members", q, opts, func(r *sql.Rows) (folio.TeamMemberView, []any, error) {
+	l, err := page(ctx, t, "list team members", q, opts, func(r *sql.Rows) (folio.TeamMemberView, []any, error) {
 		var (
 			v           folio.TeamMemberView
 			role        sql.NullString
@@ -179,6 +267,14 @@ func ListTeamMembers(ctx context.Context, t *Tx, teamID folio.ID, opts folio.Lis
 		m.JoinedAt, m.LastSeenAt, m.User.CreatedAt = fromMicros(joined), nullMicros(seen), fromMicros(userCreated)
 		return v, []any{added, m.UserID}, err
 	})
+	if err != nil || len(l.Items) == 0 {
+		return l, err
+	}
+	ms := make([]*folio.MemberView, len(l.Items))
+	for i := range l.Items {
+		ms[i] = &l.Items[i].Member
+	}
+	return l, fillMemberSpaces(ctx, t, l.Items[0].Member.OrganizationID, ms)
 }
 
 // ResolveUsers maps user ids or emails to ids of members of an organization,
@@ -257,5 +353,12 @@ func GetTeams(ctx context.Context, t *Tx, a folio.Access, ids []folio.ID) (map[f
 			out[v.ID] = &v
 			return nil
 		})
-	return out, wrap(err, "get teams")
+	if err != nil {
+		return nil, wrap(err, "get teams")
+	}
+	ts := make([]*folio.TeamView, 0, len(out))
+	for _, v := range out {
+		ts = append(ts, v)
+	}
+	return out, fillTeamSpaces(ctx, t, a.OrganizationID, ts)
 }

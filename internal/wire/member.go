@@ -33,6 +33,18 @@ func (u URLs) NewMember(m *folio.MemberView) Member {
 		JoinedAt: Time(m.JoinedAt), LastSeenAt: TimePtr(m.LastSeenAt), SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams}
 }
 
+// MemberSpace is the GitBook MemberContentPermission object: a member's
+// role on a space, with the space as the caller sees it.
+type MemberSpace struct {
+	Permission string `json:"permission"`
+	Space      Space  `json:"space"`
+}
+
+// NewMemberSpace converts a space with a member's role on it.
+func (u URLs) NewMemberSpace(r folio.Role, space *folio.SpaceView) MemberSpace {
+	return MemberSpace{Permission: string(r), Space: u.NewSpace(space)}
+}
+
 // Team is the GitBook OrganizationTeam object.
 type Team struct {
 	Object      string          `json:"object"`
