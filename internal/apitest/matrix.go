@@ -84,10 +84,13 @@ type Case struct {
 	// actor who is refused would still have something to change.
 	Reset func(a *Actors)
 	// State names what a refused request must leave unchanged: GET paths,
-	// given the request's path, that the organization's admin reads before
+	// given the request's path, that the organization's admin (or StateAs) reads before
 	// (they must answer 200) and after it; the answers must be equal. Every
 	// case that writes should have one (see Self, Trim and Paths).
 	State func(a *Actors, path string) []string
+	// StateAs is the actor who reads the state, Admin when empty: the
+	// other organization's admin reads what belongs to it.
+	StateAs string
 	// Refused lists the actors whose success status is a refusal in
 	// disguise, such as the 204 a DELETE answers to a caller who may not
 	// see the resource: their request must change nothing either. An
@@ -161,7 +164,7 @@ func matrix(t testing.TB, s *Server, a *Actors, cases []Case) {
 			refusal := c.State != nil && (want >= 400 || slices.Contains(c.Refused, actor))
 			var before []stateRead
 			if refusal {
-				before = s.readState(t, a, c.State(a, path))
+				before = s.readState(t, a.Tokens[stateAs(c)], c.State(a, path))
 				for _, b := range before {
 					if b.Status != 200 {
 						// A state that cannot be read proves nothing.
@@ -177,7 +180,7 @@ func matrix(t testing.TB, s *Server, a *Actors, cases []Case) {
 			if !refusal {
 				continue
 			}
-			after := s.readState(t, a, c.State(a, path))
+			after := s.readState(t, a.Tokens[stateAs(c)], c.State(a, path))
 			if d := cmp.Diff(before, after); d != "" {
 				t.Errorf("%s as %s: refused with %d but changed the state (-before +after):\n%s", c.Name, actor, r.Status, d)
 			}
@@ -192,12 +195,20 @@ type stateRead struct {
 	Body   any
 }
 
-// readState reads paths as the organization's admin.
-func (s *Server) readState(t testing.TB, a *Actors, paths []string) []stateRead {
+// stateAs returns the actor who reads a case's state.
+func stateAs(c Case) string {
+	if c.StateAs == "" {
+		return Admin
+	}
+	return c.StateAs
+}
+
+// readState reads paths with token.
+func (s *Server) readState(t testing.TB, token string, paths []string) []stateRead {
 	t.Helper()
 	out := make([]stateRead, len(paths))
 	for i, p := range paths {
-		r := s.Do(t, a.Tokens[Admin], "GET", p, nil)
+		r := s.Do(t, token, "GET", p, nil)
 		out[i] = stateRead{Path: p, Status: r.Status}
 		if err := json.Unmarshal(r.Body, &out[i].Body); err != nil {
 			out[i].Body = string(r.Body)
