@@ -84,9 +84,9 @@ type Case struct {
 	// actor who is refused would still have something to change.
 	Reset func(a *Actors)
 	// State names what a refused request must leave unchanged: GET paths,
-	// given the request's path, that the organization's admin (or StateAs) reads before
-	// (they must answer 200) and after it; the answers must be equal. Every
-	// case that writes should have one (see Self, Trim and Paths).
+	// given the request's path, that the organization's admin (or StateAs)
+	// reads before (they must answer 200) and after it; the answers must be
+	// equal. Every case that writes should have one (see Self, Trim, Paths).
 	State func(a *Actors, path string) []string
 	// StateAs is the actor who reads the state, Admin when empty: the
 	// other organization's admin reads what belongs to it.
