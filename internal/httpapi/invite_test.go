@@ -1,10 +1,12 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/sso/ssotest"
 )
 
 func TestInviteByEmail(t *testing.T) {
@@ -164,16 +166,33 @@ func TestInviteSAMLAndInstructionsAuthorization(t *testing.T) {
 		}
 		adminOnly := map[string]int{apitest.Admin: 200, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}
 		with := apitest.Want
-		doc := `{"instructions":{"object":"document","data":{},"nodes":[]}}`
+		// Every request carries something new, so a refused one that got
+		// through would show in the state.
+		n := 0
+		emails := func(*apitest.Actors) any {
+			n++
+			return map[string]any{"emails": []string{fmt.Sprintf("invited%d@example.com", n)}}
+		}
+		doc := func(*apitest.Actors) any {
+			n++
+			return fmt.Sprintf(`{"instructions":{"object":"document","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[`+
+				`{"object":"text","leaves":[{"object":"leaf","text":"Rule %d","marks":[]}]}]}]}}`, n)
+		}
+		idp := ssotest.New(t)
 		apitest.Matrix(t, s, a, []apitest.Case{
 			{Name: "listOrganizationInviteLinks", Method: "GET", Path: org("/link-invites"), Want: adminOnly},
-			{Name: "createOrganizationInvite", Method: "POST", Path: org("/link-invites"), Body: `{"role":"read"}`, Want: with(adminOnly, apitest.Admin, 201)},
-			{Name: "deleteOrganizationInviteById", Method: "DELETE", Path: org("/link-invites/gone"), Want: with(adminOnly, apitest.Admin, 204)},
-			{Name: "inviteUsersToOrganization", Method: "POST", Path: org("/invites"), Body: `{"emails":["m@example.com"]}`, Want: adminOnly},
+			{Name: "createOrganizationInvite", Method: "POST", Path: org("/link-invites"), Body: `{"role":"read"}`, Want: with(adminOnly, apitest.Admin, 201),
+				State: apitest.Paths(org("/link-invites"))},
+			{Name: "deleteOrganizationInviteById", Method: "DELETE", Path: func(a *apitest.Actors) string { return freshLinkInvite(t, s, a) },
+				Want: with(adminOnly, apitest.Admin, 204), State: apitest.Self},
+			{Name: "inviteUsersToOrganization", Method: "POST", Path: org("/invites"), Body: emails, Want: adminOnly,
+				State: apitest.Paths(org("/members"))},
 			{Name: "listSAMLProvidersInOrganizationById", Method: "GET", Path: org("/saml"), Want: adminOnly},
-			{Name: "deleteOrganizationSAMLProvider", Method: "DELETE", Path: org("/saml/gone"), Want: with(adminOnly, apitest.Admin, 204)},
+			{Name: "deleteOrganizationSAMLProvider", Method: "DELETE", Path: func(a *apitest.Actors) string { return freshSAMLProvider(t, s, a, idp) },
+				Want: with(adminOnly, apitest.Admin, 204), State: apitest.Self},
 			{Name: "listSSOProviderLoginsInOrganization", Method: "GET", Path: org("/sso"), Want: map[string]int{apitest.AnyActor: 200}},
-			{Name: "updateOrganizationAgentInstructions", Method: "PUT", Path: org("/agent-instructions"), Body: doc, Want: adminOnly},
+			{Name: "updateOrganizationAgentInstructions", Method: "PUT", Path: org("/agent-instructions"), Body: doc, Want: adminOnly,
+				State: apitest.Self},
 			{Name: "getOrganizationAgentInstructions", Method: "GET", Path: org("/agent-instructions"),
 				Want: map[string]int{apitest.Guest: 403, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 200}},
 		})

@@ -105,10 +105,15 @@ func TestOrganizationAuthorization(t *testing.T) {
 			{Name: "getOrganizationById", Method: "GET", Path: org,
 				Want: map[string]int{apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 200}},
 			{Name: "updateOrganizationById", Method: "PATCH", Path: org, Body: map[string]any{"ai": true},
-				Want: map[string]int{apitest.Admin: 200, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}},
+				Want: map[string]int{apitest.Admin: 200, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403},
+				Reset: func(a *apitest.Actors) {
+					s.Do(t, a.Tokens[apitest.Admin], "PATCH", "/v1/orgs/"+a.Org, `{"ai":false}`).WantStatus(t, 200)
+				},
+				State: apitest.Self},
 			// A non-member learns nothing from a bad body either.
 			{Name: "updateOrganizationById invalid", Method: "PATCH", Path: org, Body: map[string]any{"title": "x"},
-				Want: map[string]int{apitest.Admin: 400, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}},
+				Want:  map[string]int{apitest.Admin: 400, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403},
+				State: apitest.Self},
 			{Name: "getOrganizationById unknown", Method: "GET", Path: func(*apitest.Actors) string { return "/v1/orgs/nope" },
 				Want: map[string]int{apitest.AnyActor: 404}},
 			{Name: "listOrganizationsForAuthenticatedUser", Method: "GET", Path: func(*apitest.Actors) string { return "/v1/orgs" },

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -272,23 +273,28 @@ func TestSpaceAuthorization(t *testing.T) {
 		}
 		hidden := apitest.NoAccess
 		with := func(kv ...any) map[string]int { return apitest.Want(hidden, kv...) }
+		// Each rename is new, so a refused one that got through would show.
+		n := 0
+		title := func(*apitest.Actors) any { n++; return map[string]any{"title": fmt.Sprintf("Renamed %d", n)} }
 		apitest.Matrix(t, s, a, []apitest.Case{
 			{Name: "getSpaceById", Method: "GET", Path: space, Want: with(apitest.AnyActor, 200)},
-			{Name: "updateSpaceById", Method: "PATCH", Path: space, Body: `{"title":"Renamed"}`,
-				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "updateSpaceById", Method: "PATCH", Path: space, Body: title,
+				Want: with(apitest.Admin, 200, apitest.AnyActor, 403), State: apitest.Self},
 			{Name: "listSpacesInOrganizationById", Method: "GET", Path: orgPath("/spaces"),
 				Want: map[string]int{apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 200}},
 			{Name: "createSpace", Method: "POST", Path: orgPath("/spaces"), Body: `{"title":"New"}`,
-				Want: map[string]int{apitest.Admin: 201, apitest.Create: 201, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}},
+				Want:  map[string]int{apitest.Admin: 201, apitest.Create: 201, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403},
+				State: apitest.Paths(orgPath("/spaces"))},
 			{Name: "getCollectionById", Method: "GET", Path: collection, Want: with(apitest.AnyActor, 200)},
-			{Name: "updateCollectionById", Method: "PATCH", Path: collection, Body: `{"title":"Renamed"}`,
-				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+			{Name: "updateCollectionById", Method: "PATCH", Path: collection, Body: title,
+				Want: with(apitest.Admin, 200, apitest.AnyActor, 403), State: apitest.Self},
 			{Name: "listSpacesInCollectionById", Method: "GET", Path: func(*apitest.Actors) string { return "/v1/collections/" + col.ID + "/spaces" },
 				Want: with(apitest.AnyActor, 200)},
 			{Name: "listCollectionsInOrganizationById", Method: "GET", Path: orgPath("/collections"),
 				Want: map[string]int{apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 200}},
 			{Name: "createCollection", Method: "POST", Path: orgPath("/collections"), Body: `{"title":"New"}`,
-				Want: map[string]int{apitest.Admin: 201, apitest.Create: 201, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403}},
+				Want:  map[string]int{apitest.Admin: 201, apitest.Create: 201, apitest.Outsider: 404, apitest.OtherOrg: 404, apitest.AnyActor: 403},
+				State: apitest.Paths(orgPath("/collections"))},
 		})
 	})
 }
@@ -369,7 +375,8 @@ func TestDuplicateSpace(t *testing.T) {
 
 // TestSpaceLifecycleAuthorization extends the matrix to the operations that
 // change where a space lives or who may use it. Each case gets a fresh
-// space, so a success does not change what the next actor sees.
+// space, so a success does not change what the next actor sees, and a
+// refused request would have something to change.
 func TestSpaceLifecycleAuthorization(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		a := s.Actors(t)
@@ -379,44 +386,64 @@ func TestSpaceLifecycleAuthorization(t *testing.T) {
 			s.Do(t, admin, "POST", "/v1/orgs/"+a.Org+"/spaces", `{"title":"Fresh"}`).WantStatus(t, 201).JSON(t, &sp)
 			return "/v1/spaces/" + sp.ID
 		}
-		var col struct{ ID string }
-		s.Do(t, admin, "POST", "/v1/orgs/"+a.Org+"/collections", `{"title":"Target"}`).WantStatus(t, 201).JSON(t, &col)
+		newCollection := func() string {
+			var c struct{ ID string }
+			s.Do(t, admin, "POST", "/v1/orgs/"+a.Org+"/collections", `{"title":"Fresh"}`).WantStatus(t, 201).JSON(t, &c)
+			return c.ID
+		}
+		col := newCollection()
+		var tm struct{ ID string }
+		s.Do(t, admin, "PUT", "/v1/orgs/"+a.Org+"/teams", `{"title":"Granted"}`).WantStatus(t, 201).JSON(t, &tm)
 		hidden := apitest.NoAccess
 		with := func(kv ...any) map[string]int { return apitest.Want(hidden, kv...) }
 		freshCollection := func(p string) func(*apitest.Actors) string {
-			return func(*apitest.Actors) string {
-				var c struct{ ID string }
-				s.Do(t, admin, "POST", "/v1/orgs/"+a.Org+"/collections", `{"title":"Fresh"}`).WantStatus(t, 201).JSON(t, &c)
-				return "/v1/collections/" + c.ID + p
-			}
+			return func(*apitest.Actors) string { return "/v1/collections/" + newCollection() + p }
 		}
 		suffix := func(p string) func(*apitest.Actors) string {
 			return func(a *apitest.Actors) string { return fresh(a) + p }
 		}
+		// A space deleted just now, which its admins may restore.
+		deleted := func(a *apitest.Actors) string {
+			p := fresh(a)
+			s.Do(t, admin, "DELETE", p, nil).WantStatus(t, 204)
+			return p + "/restore"
+		}
+		spaces := func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/spaces" }
+		// The grants of the space or collection whose /permissions is posted to.
+		grants := func(_ *apitest.Actors, path string) []string { return []string{path + "/users", path + "/teams"} }
+		// Each move goes to a new collection, so a refused one would show.
+		toNewCollection := func(*apitest.Actors) any { return map[string]any{"parent": newCollection()} }
 		apitest.Matrix(t, s, a, []apitest.Case{
 			{Name: "deleteSpaceById", Method: "DELETE", Path: fresh,
-				Want: map[string]int{apitest.Admin: 204, apitest.Guest: 204, apitest.Outsider: 204, apitest.OtherOrg: 204, apitest.AnyActor: 403}},
-			{Name: "restoreSpace", Method: "POST", Path: suffix("/restore"), Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+				Want:    map[string]int{apitest.Admin: 204, apitest.Guest: 204, apitest.Outsider: 204, apitest.OtherOrg: 204, apitest.AnyActor: 403},
+				Refused: apitest.Strangers, State: apitest.Self},
+			{Name: "restoreSpace", Method: "POST", Path: deleted, Want: with(apitest.Admin, 200, apitest.AnyActor, 403),
+				State: apitest.Paths(spaces)},
 			{Name: "duplicateSpace", Method: "POST", Path: suffix("/duplicate"),
-				Want: with(apitest.Admin, 201, apitest.Create, 201, apitest.AnyActor, 403)},
-			{Name: "moveSpace", Method: "POST", Path: suffix("/move"), Body: `{"parent":"` + col.ID + `"}`,
-				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
+				Want: with(apitest.Admin, 201, apitest.Create, 201, apitest.AnyActor, 403), State: apitest.Paths(spaces)},
+			{Name: "moveSpace", Method: "POST", Path: suffix("/move"), Body: `{"parent":"` + col + `"}`,
+				Want: with(apitest.Admin, 200, apitest.AnyActor, 403), State: apitest.Trim("/move")},
 			{Name: "transferSpace", Method: "POST", Path: suffix("/transfer"), Body: `{"organization":"` + a.OtherOrg + `"}`,
-				Want: with(apitest.Admin, 404, apitest.AnyActor, 403)},
+				Want: with(apitest.Admin, 404, apitest.AnyActor, 403), State: apitest.Trim("/transfer")},
 			{Name: "inviteToSpace", Method: "POST", Path: suffix("/permissions"),
-				Body: `{"role":"read","users":["` + a.Users[apitest.Guest].ID + `"]}`, Want: with(apitest.Admin, 204, apitest.AnyActor, 403)},
+				Body: `{"role":"read","users":["` + a.Users[apitest.Guest].ID + `"]}`, Want: with(apitest.Admin, 204, apitest.AnyActor, 403),
+				State: grants},
 			{Name: "listUserPermissionsInSpace", Method: "GET", Path: suffix("/permissions/users"), Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
 			{Name: "listTeamPermissionsInSpace", Method: "GET", Path: suffix("/permissions/teams"), Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
 			{Name: "deleteCollectionById", Method: "DELETE", Path: freshCollection(""),
-				Want: map[string]int{apitest.Admin: 204, apitest.Guest: 204, apitest.Outsider: 204, apitest.OtherOrg: 204, apitest.AnyActor: 403}},
+				Want:    map[string]int{apitest.Admin: 204, apitest.Guest: 204, apitest.Outsider: 204, apitest.OtherOrg: 204, apitest.AnyActor: 403},
+				Refused: apitest.Strangers, State: apitest.Self},
 			{Name: "transferCollection", Method: "POST", Path: freshCollection("/transfer"), Body: `{"organization":"` + a.OtherOrg + `"}`,
-				Want: with(apitest.Admin, 404, apitest.AnyActor, 403)},
+				Want: with(apitest.Admin, 404, apitest.AnyActor, 403), State: apitest.Trim("/transfer")},
 			{Name: "inviteToCollection", Method: "POST", Path: freshCollection("/permissions"),
-				Body: `{"role":"read","teams":["nope"]}`, Want: with(apitest.Admin, 404, apitest.AnyActor, 403)},
+				Body: `{"role":"read","teams":["` + tm.ID + `"]}`, Want: with(apitest.Admin, 204, apitest.AnyActor, 403), State: grants},
+			{Name: "inviteToCollection unknown team", Method: "POST", Path: freshCollection("/permissions"),
+				Body: `{"role":"read","users":["` + a.Users[apitest.Guest].ID + `"],"teams":["nope"]}`,
+				Want: with(apitest.Admin, 404, apitest.AnyActor, 403), State: grants},
 			{Name: "listUserPermissionsInCollection", Method: "GET", Path: freshCollection("/permissions/users"),
 				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
-			{Name: "moveCollection", Method: "POST", Path: func(*apitest.Actors) string { return "/v1/collections/" + col.ID + "/move" },
-				Body: `{"parent":null}`, Want: with(apitest.Admin, 200, apitest.AnyActor, 403)}, // to the end, after the fresh spaces
+			{Name: "moveCollection", Method: "POST", Path: func(*apitest.Actors) string { return "/v1/collections/" + col + "/move" },
+				Body: toNewCollection, Want: with(apitest.Admin, 200, apitest.AnyActor, 403), State: apitest.Trim("/move")},
 		})
 	})
 }
