@@ -43,7 +43,9 @@ func TestDeepCollectionChains(t *testing.T) {
 		bottom := chain[len(chain)-1]
 		var sp struct{ ID string }
 		s.Do(t, adminTok, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Deep", "parent": bottom}).WantStatus(t, 201).JSON(t, &sp)
-		var got struct{ Permissions struct{ View, Edit, Admin bool } }
+		var got struct {
+			Permissions struct{ View, Edit, Admin bool }
+		}
 		s.Do(t, guestTok, "GET", "/v1/spaces/"+sp.ID, nil).WantStatus(t, 200).JSON(t, &got)
 		if p := got.Permissions; !p.View || !p.Edit || p.Admin {
 			t.Fatalf("guest's permissions on a space %d levels below their team's grant: %+v", len(chain), p)
