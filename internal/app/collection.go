@@ -17,11 +17,14 @@ func (a *App) CreateCollection(ctx context.Context, caller folio.Caller, orgID f
 		title = "Untitled"
 	}
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		ca, err := loadContentAccess(ctx, tx, caller, orgID)
+		ca, err := itemAccess(ctx, tx, caller, orgID, "", parent)
 		if err != nil {
 			return err
 		}
-		if err := canCreateIn(ca, parent); err != nil {
+		if err := canCreateIn(ctx, tx, ca, parent); err != nil {
+			return err
+		}
+		if err := checkNesting(ca, parent); err != nil {
 			return err
 		}
 		if err := folio.ValidateContentTitle(title); err != nil {

@@ -52,12 +52,15 @@ func placement(ctx context.Context, tx *store.Tx, ca *contentAccess, kind string
 	if in.Parent.Set {
 		parent = in.Parent.Value // "" when null
 	}
+	if err := ca.withChain(ctx, tx, parent); err != nil {
+		return "", 0, err
+	}
 	if parent != "" {
 		if _, ok := ca.tree.Collections[parent]; !ok {
 			return "", 0, errCollectionNotFound
 		}
 	}
-	if err := canCreateIn(ca, parent); err != nil {
+	if err := canCreateIn(ctx, tx, ca, parent); err != nil {
 		if folio.KindOf(err) == folio.Invalid {
 			return "", 0, errCollectionNotFound
 		}
@@ -171,12 +174,26 @@ func (a *App) MoveCollection(ctx context.Context, caller folio.Caller, id folio.
 		if err := require(cv.Permissions().Admin, "only admins of the collection can move it"); err != nil {
 			return err
 		}
-		if in.Parent.Present() && (in.Parent.Value == id || slices.Contains(descendants(ca.tree, id), in.Parent.Value)) {
-			return folio.FieldErrorf("parent", "a collection cannot be moved into itself or one of its descendants")
+		if in.Parent.Present() && in.Parent.Value != cv.Parent {
+			// The target's chain is all a cycle check needs: the collection
+			// is above the target exactly when it is on that chain.
+			if err := ca.withChain(ctx, tx, in.Parent.Value); err != nil {
+				return err
+			}
+			chain, _ := chainAbove(ca, in.Parent.Value)
+			if in.Parent.Value == id || slices.Contains(chain, id) {
+				return folio.FieldErrorf("parent", "a collection cannot be moved into itself or one of its descendants")
+			}
 		}
 		parent, pos, err := placement(ctx, tx, ca, "collection", id, cv.Parent, in)
 		if err != nil {
 			return err
+		}
+		// A chain cut at the bound could hide a cycle: nesting that deep is refused.
+		if parent != cv.Parent {
+			if err := checkNesting(ca, parent); err != nil {
+				return err
+			}
 		}
 		if err := store.Place(ctx, tx, "collection", id, cv.OrganizationID, parent, pos); err != nil {
 			return err
@@ -192,21 +209,33 @@ func (a *App) MoveCollection(ctx context.Context, caller folio.Caller, id folio.
 	return v, err
 }
 
-// descendants returns the ids of every collection below id.
-func descendants(tree *store.ContentTree, id folio.ID) []folio.ID {
-	var out []folio.ID
-	queue := []folio.ID{id}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		for cid, c := range tree.Collections {
-			if c.Parent == cur && !slices.Contains(out, cid) {
-				out = append(out, cid)
-				queue = append(queue, cid)
-			}
+// chainAbove returns the collections from parent up to the top as ca's
+// tree holds them, and whether that chain reaches the top: it does not when
+// it was cut at store.MaxCollectionChain, or loops.
+func chainAbove(ca *contentAccess, parent folio.ID) ([]folio.ID, bool) {
+	var ids []folio.ID
+	for cur := parent; cur != ""; {
+		c, ok := ca.tree.Collections[cur]
+		if !ok || slices.Contains(ids, cur) {
+			return ids, false
 		}
+		ids = append(ids, cur)
+		cur = c.Parent
 	}
-	return out
+	return ids, true
+}
+
+// checkNesting refuses a collection under parent when it would sit deeper
+// than the chains that decide roles reach (store.MaxCollectionChain).
+func checkNesting(ca *contentAccess, parent folio.ID) error {
+	if parent == "" {
+		return nil
+	}
+	chain, top := chainAbove(ca, parent)
+	if !top || len(chain) >= store.MaxCollectionChain {
+		return folio.FieldErrorf("parent", "collections can be nested at most %d levels deep", store.MaxCollectionChain)
+	}
+	return nil
 }
 
 // transferTarget checks that the caller administers the target organization.
@@ -255,7 +284,7 @@ func (a *App) TransferSpace(ctx context.Context, caller folio.Caller, id, to fol
 // to the top level of another organization the caller administers.
 func (a *App) TransferCollection(ctx context.Context, caller folio.Caller, id, to folio.ID) (v *folio.CollectionView, err error) {
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		cv, ca, err := collection(ctx, tx, caller, id)
+		cv, _, err := collection(ctx, tx, caller, id)
 		if err != nil {
 			return err
 		}
@@ -265,7 +294,11 @@ func (a *App) TransferCollection(ctx context.Context, caller folio.Caller, id, t
 		if err := transferTarget(ctx, tx, caller, cv.OrganizationID, to); err != nil {
 			return err
 		}
-		cols := append([]folio.ID{id}, descendants(ca.tree, id)...)
+		below, err := store.CollectionDescendants(ctx, tx, cv.OrganizationID, id)
+		if err != nil {
+			return err
+		}
+		cols := append([]folio.ID{id}, below...)
 		spaces, err := store.SpacesIn(ctx, tx, cols)
 		if err != nil {
 			return err
@@ -313,15 +346,12 @@ func (a *App) DeleteCollection(ctx context.Context, caller folio.Caller, id foli
 		if err := require(cv.Permissions().Admin, "only admins of the collection can delete it"); err != nil {
 			return err
 		}
-		sibs, err := store.Siblings(ctx, tx, cv.OrganizationID, cv.Parent)
+		// The children go after the last of their new siblings.
+		next, err := store.NextPosition(ctx, tx, cv.OrganizationID, cv.Parent)
 		if err != nil {
 			return err
 		}
-		base := int64(0)
-		if len(sibs) > 0 {
-			base = sibs[len(sibs)-1].Position
-		}
-		if err := store.ReparentChildren(ctx, tx, id, cv.Parent, base); err != nil {
+		if err := store.ReparentChildren(ctx, tx, id, cv.Parent, next-store.PositionGap); err != nil {
 			return err
 		}
 		return store.DeleteCollection(ctx, tx, id)

@@ -14,13 +14,20 @@ var (
 	errCollectionNotFound = folio.Errorf(folio.NotFound, "collection not found")
 )
 
-// contentAccess is what a caller is in an organization plus the tree that
-// decides their roles on its content.
+// contentAccess is what a caller is in an organization plus the part of
+// its content tree that decides their roles: the whole tree, for listings
+// that compute roles on many items (loadContentAccess), or only the chains
+// of collections above the items at hand (itemAccess, withChain), which
+// cost the same whatever the size of the organization.
 type contentAccess struct {
 	folio.Access
-	tree *store.ContentTree
+	tree   *store.ContentTree
+	whole  bool              // tree holds every collection of the organization
+	chains map[folio.ID]bool // the parents whose chains tree holds
 }
 
+// loadContentAccess loads the caller's access and the organization's whole
+// content tree, for listings.
 func loadContentAccess(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.ID) (*contentAccess, error) {
 	acc, err := access(ctx, tx, caller, orgID)
 	if err != nil {
@@ -30,7 +37,50 @@ func loadContentAccess(ctx context.Context, tx *store.Tx, caller folio.Caller, o
 	if err != nil {
 		return nil, err
 	}
-	return &contentAccess{Access: acc, tree: tree}, nil
+	return &contentAccess{Access: acc, tree: tree, whole: true}, nil
+}
+
+// itemAccess loads the caller's access and what decides their role on one
+// space or collection (item) placed under parent, or on anything created
+// there (item ""): the collections from parent up, and the caller's grants
+// on them and on item.
+func itemAccess(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, item, parent folio.ID) (*contentAccess, error) {
+	acc, err := access(ctx, tx, caller, orgID)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := store.LoadContentChain(ctx, tx, orgID, caller.UserID, item, parent)
+	if err != nil {
+		return nil, err
+	}
+	return &contentAccess{Access: acc, tree: tree, chains: map[folio.ID]bool{parent: true}}, nil
+}
+
+// withChain adds the chain above parent to the tree, for what is created
+// or moved there.
+func (c *contentAccess) withChain(ctx context.Context, tx *store.Tx, parent folio.ID) error {
+	if c.whole || parent == "" || c.chains[parent] {
+		return nil
+	}
+	if err := c.tree.AddChain(ctx, tx, c.OrganizationID, c.UserID, "", parent); err != nil {
+		return err
+	}
+	c.chains[parent] = true
+	return nil
+}
+
+// withWholeTree replaces the chains loaded so far with the organization's
+// whole content tree, for listings.
+func (c *contentAccess) withWholeTree(ctx context.Context, tx *store.Tx) error {
+	if c.whole {
+		return nil
+	}
+	tree, err := store.LoadContentTree(ctx, tx, c.OrganizationID, c.UserID)
+	if err != nil {
+		return err
+	}
+	c.tree, c.whole, c.chains = tree, true, nil
+	return nil
 }
 
 func (c *contentAccess) spaceRole(s *folio.Space) folio.Role {
@@ -54,7 +104,7 @@ func space(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID) 
 // viewSpace computes the caller's view of a loaded space, or NotFound when
 // they may not see it.
 func viewSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, s *folio.Space) (*folio.SpaceView, *contentAccess, error) {
-	ca, err := loadContentAccess(ctx, tx, caller, s.OrganizationID)
+	ca, err := itemAccess(ctx, tx, caller, s.OrganizationID, s.ID, s.Parent)
 	if folio.IsNotFound(err) {
 		return nil, nil, errSpaceNotFound
 	}
@@ -74,7 +124,7 @@ func collection(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio
 	if err != nil {
 		return nil, nil, err
 	}
-	ca, err := loadContentAccess(ctx, tx, caller, c.OrganizationID)
+	ca, err := itemAccess(ctx, tx, caller, c.OrganizationID, c.ID, c.Parent)
 	if folio.IsNotFound(err) {
 		return nil, nil, errCollectionNotFound
 	}
@@ -91,9 +141,12 @@ func collection(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio
 // canCreateIn checks that the caller may create content in a parent
 // collection (or at the organization's top level when parent is empty)
 // of the organization.
-func canCreateIn(ca *contentAccess, parent folio.ID) error {
+func canCreateIn(ctx context.Context, tx *store.Tx, ca *contentAccess, parent folio.ID) error {
 	if parent == "" {
 		return require(ca.Permissions().CreateContent, "only members with the create role or higher can create content")
+	}
+	if err := ca.withChain(ctx, tx, parent); err != nil {
+		return err
 	}
 	c, ok := ca.tree.Collections[parent]
 	if !ok {
@@ -110,11 +163,11 @@ func canCreateIn(ca *contentAccess, parent folio.ID) error {
 // of a collection.
 func (a *App) CreateSpace(ctx context.Context, caller folio.Caller, orgID folio.ID, in folio.NewSpace) (v *folio.SpaceView, err error) {
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		ca, err := loadContentAccess(ctx, tx, caller, orgID)
+		ca, err := itemAccess(ctx, tx, caller, orgID, "", in.Parent)
 		if err != nil {
 			return err
 		}
-		if err := canCreateIn(ca, in.Parent); err != nil {
+		if err := canCreateIn(ctx, tx, ca, in.Parent); err != nil {
 			return err
 		}
 		if err := in.Validate(); err != nil {
@@ -188,6 +241,9 @@ func (a *App) ListSpaces(ctx context.Context, caller folio.Caller, orgID, collec
 		if collectionID != "" {
 			c, cca, err := collection(ctx, tx, caller, collectionID)
 			if err != nil {
+				return err
+			}
+			if err := cca.withWholeTree(ctx, tx); err != nil {
 				return err
 			}
 			orgID, ca = c.OrganizationID, cca
@@ -316,7 +372,7 @@ func (a *App) DuplicateSpace(ctx context.Context, caller folio.Caller, id folio.
 		if err != nil {
 			return err
 		}
-		if err := canCreateIn(ca, sv.Parent); err != nil {
+		if err := canCreateIn(ctx, tx, ca, sv.Parent); err != nil {
 			return err
 		}
 		rev, err := store.GetRevision(ctx, tx, sv.ID, sv.Revision)

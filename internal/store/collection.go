@@ -136,6 +136,28 @@ func SpacesIn(ctx context.Context, t *Tx, collections []folio.ID) ([]folio.ID, e
 	return ids, wrap(err, "list spaces in collections")
 }
 
+// CollectionDescendants returns the ids of the collections of an
+// organization below a collection, at any depth. A loop of parents ends:
+// each collection comes once.
+func CollectionDescendants(ctx context.Context, t *Tx, orgID, id folio.ID) ([]folio.ID, error) {
+	var ids []folio.ID
+	err := t.query(ctx, `WITH RECURSIVE below (id) AS (
+		SELECT c.id FROM collections c WHERE c.parent_id = ? AND c.organization_id = ?
+		UNION
+		SELECT c.id FROM below JOIN collections c ON c.parent_id = below.id WHERE c.organization_id = ?
+	) SELECT id FROM below`, []any{id, orgID, orgID}, func(r *sql.Rows) error {
+		var c folio.ID
+		if err := r.Scan(&c); err != nil {
+			return err
+		}
+		if c != id {
+			ids = append(ids, c)
+		}
+		return nil
+	})
+	return ids, wrap(err, "list collection descendants")
+}
+
 // SetOrganization moves spaces or collections (kind) to another organization
 // without changing their parent.
 func SetOrganization(ctx context.Context, t *Tx, kind string, ids []folio.ID, orgID folio.ID) error {

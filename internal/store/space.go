@@ -210,6 +210,100 @@ func (tree *ContentTree) Path(id folio.ID, level folio.Level, parent folio.ID) [
 // HasGrants reports whether the user or their teams hold any grant.
 func (tree *ContentTree) HasGrants() bool { return len(tree.Grants) > 0 }
 
+// MaxCollectionChain bounds how many collections LoadContentChain walks up
+// from a parent. Moves refuse cycles, so only damaged data could loop; a
+// chain cut there leaves out the grants and levels above, which can only
+// lower a role.
+const MaxCollectionChain = 256
+
+// LoadContentChain loads the part of an organization's content tree that
+// decides a user's role on one item (a space or collection) placed under
+// parent, or on anything created there: the collections from parent up to
+// the top, and the grants to the user or their teams on those collections
+// and on the item. Its Path answers for the item as LoadContentTree's does,
+// in one query whatever the size of the organization. parent "" is the
+// top level; item "" loads the chain alone.
+func LoadContentChain(ctx context.Context, t *Tx, orgID, userID, item, parent folio.ID) (*ContentTree, error) {
+	tree := &ContentTree{Collections: map[folio.ID]folio.Collection{}, Grants: map[folio.ID][]folio.Role{}}
+	if err := tree.AddChain(ctx, t, orgID, userID, item, parent); err != nil {
+		return nil, err
+	}
+	return tree, nil
+}
+
+// AddChain adds to a tree loaded by LoadContentChain the chain above
+// another parent (with the grants on it and on item), for items that move
+// or are created there.
+func (tree *ContentTree) AddChain(ctx context.Context, t *Tx, orgID, userID, item, parent folio.ID) error {
+	// The chain carries the collections' columns so that nothing joins the
+	// collections table again: PostgreSQL, which cannot estimate a
+	// recursive query's rows, would scan the organization's collections to
+	// hash them. It holds only collections of the organization and stops
+	// at MaxCollectionChain rows, so a loop of parents ends (repeating its
+	// collections, which the scan below drops). The grants are joined per
+	// node, a node without any coming back once with NULLs; they are
+	// matched on target alone, which uses the primary key, and their
+	// organization is checked here: SQLite without statistics would
+	// otherwise walk the organization's grants by content_grants_principal.
+	const q = `WITH RECURSIVE chain (id, parent_id, title, description, default_level, position, created_at, updated_at, depth) AS (
+		SELECT c.id, c.parent_id, c.title, c.description, c.default_level, c.position, c.created_at, c.updated_at, 1
+		FROM collections c WHERE c.id = ? AND c.organization_id = ?
+		UNION ALL
+		SELECT c.id, c.parent_id, c.title, c.description, c.default_level, c.position, c.created_at, c.updated_at, chain.depth + 1
+		FROM chain JOIN collections c ON c.id = chain.parent_id
+		WHERE c.organization_id = ? AND chain.depth < ?
+	), nodes (id, collection, parent_id, title, description, default_level, position, created_at, updated_at) AS (
+		SELECT id, 1, parent_id, title, description, default_level, position, created_at, updated_at FROM chain
+		UNION ALL
+		SELECT CAST(? AS TEXT), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+	)
+	SELECT n.id, n.collection, n.parent_id, n.title, n.description, n.default_level, n.position, n.created_at, n.updated_at,
+		g.organization_id, g.principal_kind, g.principal_id, g.role
+	FROM nodes n LEFT JOIN content_grants g ON g.target_id = n.id AND (
+		(g.principal_kind = 'user' AND g.principal_id = ?) OR
+		(g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM team_members WHERE organization_id = ? AND user_id = ?)))`
+	type grantKey struct{ target, kind, principal string }
+	var (
+		fresh = map[folio.ID]bool{} // nodes this query loads the grants of
+		seen  = map[grantKey]bool{}
+	)
+	err := t.query(ctx, q, []any{parent, orgID, orgID, MaxCollectionChain, item, userID, orgID, userID},
+		func(r *sql.Rows) error {
+			var (
+				node                                     folio.ID
+				collection                               int
+				parentID, title, desc, level             sql.NullString
+				pos, created, updated                    sql.NullInt64
+				grantOrg, principalKind, principal, role sql.NullString
+			)
+			if err := r.Scan(&node, &collection, &parentID, &title, &desc, &level, &pos, &created, &updated,
+				&grantOrg, &principalKind, &principal, &role); err != nil {
+				return err
+			}
+			if node == "" {
+				return nil // item "": no item
+			}
+			if collection == 1 {
+				tree.Collections[node] = folio.Collection{ID: node, OrganizationID: orgID, Parent: parentID.String,
+					Title: title.String, Description: desc.String, DefaultLevel: folio.LevelFromString(level.String),
+					Position: pos.Int64, CreatedAt: fromMicros(created.Int64), UpdatedAt: fromMicros(updated.Int64)}
+			}
+			// A node loaded by an earlier chain has its grants already.
+			if _, loaded := tree.Grants[node]; loaded && !fresh[node] {
+				return nil
+			}
+			fresh[node] = true
+			key := grantKey{node, principalKind.String, principal.String}
+			if !role.Valid || grantOrg.String != orgID || seen[key] {
+				return nil
+			}
+			seen[key] = true
+			tree.Grants[node] = append(tree.Grants[node], folio.Role(role.String))
+			return nil
+		})
+	return wrap(err, "load content chain")
+}
+
 // SpaceParents returns every space of an organization that is not deleted,
 // with only what decides roles (id, parent, default level, edit mode).
 func SpaceParents(ctx context.Context, t *Tx, orgID folio.ID) ([]folio.Space, error) {
