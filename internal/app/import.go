@@ -75,7 +75,7 @@ func (in *ImportInput) validate() (*url.URL, error) {
 		return nil, folio.FieldErrorf("source", "importing from %s is not supported by this server; use markdown, html, zip or website", in.Source)
 	}
 	if !importSources[in.Source] {
-		return nil, folio.FieldErrorf("source", "source must be one of markdown, html, zip, website, docx, confluence, github-wiki, notion, google-docs")
+		return nil, folio.FieldErrorf("source", "source must be one of markdown, html, zip or website (the sources this server supports)")
 	}
 	if in.URL == "" {
 		return nil, folio.FieldErrorf("url", "url is required")

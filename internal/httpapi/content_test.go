@@ -345,7 +345,7 @@ func TestImportErrorsChangeNothing(t *testing.T) {
 			msg    string
 		}{
 			{"no source", map[string]any{"url": "https://example.com/a.md"}, 400, "source is required"},
-			{"unknown source", map[string]any{"source": "pdf", "url": "https://example.com/a.md"}, 400, "source must be one of"},
+			{"unknown source", map[string]any{"source": "pdf", "url": "https://example.com/a.md"}, 400, "source must be one of markdown, html, zip or website ("},
 			{"unsupported source", map[string]any{"source": "notion", "url": "https://example.com/a.md"}, 400, "not supported"},
 			{"no url", map[string]any{"source": "markdown"}, 400, "url is required"},
 			{"ftp url", map[string]any{"source": "markdown", "url": "ftp://example.com/a.md"}, 400, "url must be an absolute http"},
