@@ -236,3 +236,42 @@ func TestTeamAuthorization(t *testing.T) {
 		})
 	})
 }
+
+// TestTeamPermissionsCountSpaces checks that the teams of a permissions
+// list carry the number of spaces they hold a grant on, directly or through
+// a collection, as the team itself does.
+func TestTeamPermissionsCountSpaces(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		var tm teamBody
+		s.Do(t, admin, "PUT", "/v1/orgs/"+org+"/teams", `{"title":"Readers"}`).WantStatus(t, 201).JSON(t, &tm)
+		var col struct{ ID string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/collections", `{"title":"Shelf"}`).WantStatus(t, 201).JSON(t, &col)
+		for _, title := range []string{"In one", "In two"} {
+			s.Do(t, admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": title, "parent": col.ID}).WantStatus(t, 201)
+		}
+		loose := newSpace(t, s, admin, org, "Loose")
+		newSpace(t, s, admin, org, "Not granted")
+		grant := `{"role":"read","teams":["` + tm.ID + `"]}`
+		s.Do(t, admin, "POST", "/v1/collections/"+col.ID+"/permissions", grant).WantStatus(t, 204)
+		s.Do(t, admin, "POST", "/v1/spaces/"+loose+"/permissions", grant).WantStatus(t, 204)
+
+		var got teamBody
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/teams/"+tm.ID, nil).WantStatus(t, 200).JSON(t, &got)
+		if got.Spaces != 3 {
+			t.Fatalf("team spaces = %d, want 3", got.Spaces)
+		}
+		for _, path := range []string{"/v1/spaces/" + loose, "/v1/collections/" + col.ID} {
+			var l struct {
+				Items []struct {
+					Permission string
+					Team       teamBody
+				}
+			}
+			s.Do(t, admin, "GET", path+"/permissions/teams", nil).WantStatus(t, 200).JSON(t, &l)
+			if len(l.Items) != 1 || l.Items[0].Team.ID != tm.ID || l.Items[0].Team.Spaces != 3 {
+				t.Fatalf("%s/permissions/teams = %+v, want %s with 3 spaces", path, l.Items, tm.ID)
+			}
+		}
+	})
+}
