@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -211,28 +212,53 @@ func TestTeamValidationAndFilters(t *testing.T) {
 	})
 }
 
+// TestTeamAuthorization covers the team endpoints: members but guests
+// read, admins manage, a team's owners rename it (its members:
+// TestTeamMemberMatrix), callers outside the organization get 404, and a
+// refused write leaves the teams as they were.
 func TestTeamAuthorization(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		a := s.Actors(t)
+		admin := a.Tokens[apitest.Admin]
+		teams := "/v1/orgs/" + a.Org + "/teams"
+		fixed := func(p string) func(*apitest.Actors) string { return func(*apitest.Actors) string { return p } }
 		var tm teamBody
-		s.Do(t, a.Tokens[apitest.Admin], "PUT", "/v1/orgs/"+a.Org+"/teams", `{"title":"Matrix"}`).WantStatus(t, 201).JSON(t, &tm)
-		teams := func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/teams" }
-		team := func(a *apitest.Actors) string { return teams(a) + "/" + tm.ID }
+		s.Do(t, admin, "PUT", teams, `{"title":"Matrix"}`).WantStatus(t, 201).JSON(t, &tm)
+		team := teams + "/" + tm.ID
+		u, tok := s.Member(t, a.Org, folio.RoleRead)
+		a.Add(teamOwner, u, tok)
+		s.Do(t, admin, "PUT", team+"/members/"+u.ID, `{"role":"owner"}`).WantStatus(t, 204)
+		// A fresh team per actor for deletion, which lets the admin through.
+		freshTeam := func(*apitest.Actors) string {
+			var fresh teamBody
+			s.Do(t, admin, "PUT", teams, `{"title":"Fresh"}`).WantStatus(t, 201).JSON(t, &fresh)
+			return teams + "/" + fresh.ID
+		}
+		// A new title per actor, so that every rename would change the team.
+		n := 0
+		title := func(*apitest.Actors) any { n++; return map[string]any{"title": fmt.Sprintf("Renamed %d", n)} }
 		hidden := apitest.NotMembers
 		with := func(kv ...any) map[string]int { return apitest.Want(hidden, kv...) }
+		readers := with(apitest.Guest, 403, apitest.AnyActor, 200)
+		otherTeam := fixed("/v1/orgs/" + a.OtherOrg + "/teams/" + tm.ID)
 		apitest.Matrix(t, s, a, []apitest.Case{
-			{Name: "listTeamsInOrganizationById", Method: "GET", Path: teams, Want: with(apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "getTeamInOrganizationById", Method: "GET", Path: team, Want: with(apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "listTeamMembersInOrganizationById", Method: "GET", Path: func(a *apitest.Actors) string { return team(a) + "/members" },
-				Want: with(apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "createOrganizationTeam", Method: "PUT", Path: teams, Body: `{"title":"New"}`,
-				Want: with(apitest.Admin, 201, apitest.AnyActor, 403)},
-			{Name: "updateTeamInOrganizationById", Method: "PATCH", Path: team, Body: `{"title":"Renamed"}`,
-				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
-			{Name: "updateMembersInOrganizationTeam", Method: "PUT", Path: func(a *apitest.Actors) string { return team(a) + "/members" },
-				Body: `{}`, Want: with(apitest.Admin, 204, apitest.AnyActor, 403)},
-			{Name: "removeTeamFromOrganizationById", Method: "DELETE", Path: func(a *apitest.Actors) string { return teams(a) + "/gone" },
-				Want: with(apitest.Admin, 204, apitest.AnyActor, 403)},
+			{Name: "listTeamsInOrganizationById", Method: "GET", Path: fixed(teams), Want: readers},
+			{Name: "getTeamInOrganizationById", Method: "GET", Path: fixed(team), Want: readers},
+			{Name: "listTeamMembersInOrganizationById", Method: "GET", Path: fixed(team + "/members"), Want: readers},
+			{Name: "createOrganizationTeam", Method: "PUT", Path: fixed(teams), Body: `{"title":"New"}`,
+				Want: with(apitest.Admin, 201, apitest.AnyActor, 403), State: apitest.Self},
+			{Name: "updateTeamInOrganizationById", Method: "PATCH", Path: fixed(team), Body: title,
+				Want: with(apitest.Admin, 200, teamOwner, 200, apitest.AnyActor, 403), State: apitest.Self},
+			{Name: "removeTeamFromOrganizationById", Method: "DELETE", Path: freshTeam,
+				Want: with(apitest.Admin, 204, apitest.AnyActor, 403), State: apitest.Self},
+			// Through another organization the team is not there: its admin
+			// gets 204 for a deletion, as for any absent team, and the team
+			// stays.
+			{Name: "removeTeamFromOrganizationById through another organization", Method: "DELETE", Path: otherTeam,
+				Want: map[string]int{apitest.OtherOrg: 204, apitest.AnyActor: 404}, Refused: []string{apitest.OtherOrg},
+				State: apitest.Paths(fixed(team))},
+			{Name: "updateTeamInOrganizationById through another organization", Method: "PATCH", Path: otherTeam, Body: title,
+				Want: map[string]int{apitest.AnyActor: 404}, State: apitest.Paths(fixed(team))},
 		})
 	})
 }
