@@ -86,11 +86,15 @@ type Case struct {
 	// State names what a refused request must leave unchanged: GET paths,
 	// given the request's path, that the organization's admin (or StateAs)
 	// reads before (they must answer 200) and after it; the answers must be
-	// equal. Every case that writes should have one (see Self, Trim, Paths).
+	// equal. Every case that writes must have one (see Self, Trim, Paths)
+	// or a NoState.
 	State func(a *Actors, path string) []string
 	// StateAs is the actor who reads the state, Admin when empty: the
 	// other organization's admin reads what belongs to it.
 	StateAs string
+	// NoState opts a write out of the State check, with the reason, for a
+	// write that no actor's refusal could show in a state (see Matrix).
+	NoState string
 	// Refused lists the actors whose success status is a refusal in
 	// disguise, such as the 204 a DELETE answers to a caller who may not
 	// see the resource: their request must change nothing either. An
@@ -130,7 +134,8 @@ var Strangers = []string{Guest, Outsider, OtherOrg}
 // Matrix runs every case as every actor and checks the statuses. Around
 // every request that must be refused (an expected status of 400 or more, or
 // an actor in Refused) of a case with a State, it reads the state and checks
-// that the request left it as it was.
+// that the request left it as it was. A write (POST, PUT, PATCH, DELETE)
+// must have a State, or say in NoState why it has none.
 func Matrix(t *testing.T, s *Server, a *Actors, cases []Case) {
 	t.Helper()
 	matrix(t, s, a, cases)
@@ -143,6 +148,13 @@ func matrix(t testing.TB, s *Server, a *Actors, cases []Case) {
 	for _, c := range cases {
 		if c.State == nil && len(c.Refused) > 0 {
 			t.Fatalf("%s: Refused without a State to compare", c.Name)
+		}
+		if c.State != nil && c.NoState != "" {
+			t.Fatalf("%s: both a State and NoState (%s)", c.Name, c.NoState)
+		}
+		if c.State == nil && c.NoState == "" && writes(c.Method) {
+			t.Fatalf("%s: a %s without a State: name what a refused request must leave unchanged, "+
+				"or say in NoState why nothing can be checked", c.Name, c.Method)
 		}
 		for _, actor := range a.Names() {
 			want, ok := c.Want[actor]
@@ -186,6 +198,15 @@ func matrix(t testing.TB, s *Server, a *Actors, cases []Case) {
 			}
 		}
 	}
+}
+
+// writes reports whether a method changes something when let through.
+func writes(method string) bool {
+	switch method {
+	case "POST", "PUT", "PATCH", "DELETE":
+		return true
+	}
+	return false
 }
 
 // stateRead is one GET of a Case.State: its status and decoded body.

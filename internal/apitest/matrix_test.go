@@ -2,6 +2,7 @@ package apitest
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -14,6 +15,56 @@ type errorRecorder struct {
 
 func (r *errorRecorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// Fatalf records the error and stops the goroutine, as testing.T does.
+func (r *errorRecorder) Fatalf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+	runtime.Goexit()
+}
+
+// recordMatrix runs a matrix and returns the errors it reports, the last
+// one fatal or not.
+func recordMatrix(t *testing.T, s *Server, a *Actors, cases []Case) []string {
+	r := &errorRecorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		matrix(r, s, a, cases)
+	}()
+	<-done
+	return r.errs
+}
+
+func TestMatrixWantsAStateForWrites(t *testing.T) {
+	Run(t, func(t *testing.T, s *Server) {
+		a := s.Actors(t)
+		org := func(a *Actors) string { return "/v1/orgs/" + a.Org }
+		want := Want(map[string]int{Outsider: 404, OtherOrg: 404}, Admin, 200, AnyActor, 403)
+		for _, c := range []struct {
+			name  string
+			c     Case
+			fatal string // "" for none
+		}{
+			{"write without a State", Case{Method: "PATCH", Path: org, Body: `{"ai":true}`, Want: want},
+				"a PATCH without a State"},
+			{"write with NoState", Case{Method: "PATCH", Path: org, Body: `{"ai":true}`, Want: want,
+				NoState: "the test of NoState itself"}, ""},
+			{"write with both", Case{Method: "PATCH", Path: org, Body: `{"ai":true}`, Want: want, State: Self,
+				NoState: "a reason that contradicts the State"}, "both a State and NoState"},
+			{"read without a State", Case{Method: "GET", Path: org, Want: Want(map[string]int{Outsider: 404, OtherOrg: 404},
+				AnyActor, 200)}, ""},
+		} {
+			c.c.Name = c.name
+			errs := recordMatrix(t, s, a, []Case{c.c})
+			switch {
+			case c.fatal == "" && len(errs) != 0:
+				t.Errorf("%s: errors %q, want none", c.name, errs)
+			case c.fatal != "" && (len(errs) != 1 || !strings.Contains(errs[0], c.fatal)):
+				t.Errorf("%s: errors %q, want one saying %q", c.name, errs, c.fatal)
+			}
+		}
+	})
 }
 
 func TestMatrixChecksRefusedWritesChangeNothing(t *testing.T) {

@@ -34,28 +34,23 @@ type GrantInput struct {
 
 // Grant gives users (members of the organization, guests included) and
 // teams a role on a space or collection, in one transaction. Unknown users
-// or teams are NotFound and change nothing.
+// or teams are NotFound and change nothing. The body is checked once the
+// caller is known to administer the target: others learn nothing from it.
 func (a *App) Grant(ctx context.Context, caller folio.Caller, kind string, id folio.ID, in *GrantInput) error {
-	if !in.Role.Set {
-		return folio.FieldErrorf("role", "role is required (null removes the grants)")
-	}
-	role := folio.RoleGuest
-	if !in.Role.Null {
-		var err error
-		if role, err = folio.ParseRole("role", in.Role.Value); err != nil {
-			return err
-		}
-	}
-	if len(in.Users)+len(in.Teams) == 0 {
-		return folio.FieldErrorf("users", "name at least one user or team")
-	}
-	if len(in.Users)+len(in.Teams) > folio.MaxTeamMembersUpdate {
-		return folio.FieldErrorf("users", "one request can name at most %d users and teams", folio.MaxTeamMembersUpdate)
-	}
 	return a.db.Write(ctx, func(tx *store.Tx) error {
 		orgID, ca, err := grantTarget(ctx, tx, caller, kind, id)
 		if err != nil {
 			return err
+		}
+		role, err := clientRole("role", in.Role, "role is required (null removes the grants)")
+		if err != nil {
+			return err
+		}
+		if len(in.Users)+len(in.Teams) == 0 {
+			return folio.FieldErrorf("users", "name at least one user or team")
+		}
+		if len(in.Users)+len(in.Teams) > folio.MaxTeamMembersUpdate {
+			return folio.FieldErrorf("users", "one request can name at most %d users and teams", folio.MaxTeamMembersUpdate)
 		}
 		missing, err := store.NonMembers(ctx, tx, orgID, in.Users)
 		if err != nil {
@@ -92,13 +87,11 @@ func (a *App) Grant(ctx context.Context, caller folio.Caller, kind string, id fo
 	})
 }
 
-// SetGrant sets one user's or team's role on a space or collection; a
-// guest role removes it. Unknown users or teams are NotFound.
-func (a *App) SetGrant(ctx context.Context, caller folio.Caller, kind string, id folio.ID, principalKind string, principal folio.ID, role folio.Role) error {
-	in := &GrantInput{Role: folio.Some(string(role))}
-	if role == folio.RoleGuest {
-		in.Role = folio.Null[string]()
-	}
+// SetGrant sets one user's or team's role on a space or collection, as the
+// client sent it (PATCH .../permissions/users|teams/{id}); null removes
+// it. Unknown users or teams are NotFound.
+func (a *App) SetGrant(ctx context.Context, caller folio.Caller, kind string, id folio.ID, principalKind string, principal folio.ID, role folio.Optional[string]) error {
+	in := &GrantInput{Role: role}
 	if principalKind == folio.PrincipalUser {
 		in.Users = []folio.ID{principal}
 	} else {

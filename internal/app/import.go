@@ -107,11 +107,9 @@ func requireEditable(sv *folio.SpaceView) error {
 // space as a new revision: at the end of its top level, or into a page when
 // pageID is set. Nothing changes when any step fails.
 func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID folio.ID, pageID string, in ImportInput) (*ImportResult, error) {
-	u, err := in.validate()
-	if err != nil {
-		return nil, err
-	}
-	// Check access before fetching anything on the caller's behalf.
+	// Check access before anything else: before fetching on the caller's
+	// behalf, and before the body, which only those who may import learn
+	// anything about.
 	base, err := a.GetContent(ctx, caller, spaceID, "")
 	if err != nil {
 		return nil, err
@@ -123,6 +121,10 @@ func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID fo
 		if n, ok := base.Node(pageID); !ok || n.Page.Type == content.PageLink {
 			return nil, errPageNotFound
 		}
+	}
+	u, err := in.validate()
+	if err != nil {
+		return nil, err
 	}
 	job := importJob{Space: spaceID, Page: pageID, URL: u.String(), Source: in.Source, User: caller.UserID,
 		Org: caller.Org, Revision: folio.NewID()}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/store"
@@ -13,17 +14,61 @@ type InviteResult struct {
 	Invited int
 }
 
+// InviteInput is the body of POST /orgs/{organizationId}/invites as the
+// client sent it. Each item of Emails is an address or an {email, role}
+// object; Role, read when absent, applies to the addresses given alone.
+type InviteInput struct {
+	Emails []json.RawMessage      `json:"emails"`
+	Role   folio.Optional[string] `json:"role"`
+	SSO    bool                   `json:"sso"`
+}
+
+// invites reads the addresses of an InviteInput with their roles.
+func (in *InviteInput) invites() ([]folio.EmailInvite, folio.Role, error) {
+	role := folio.RoleRead
+	if in.Role.Set {
+		var err error
+		if role, err = clientRole("role", in.Role, "role is required (null for a guest)"); err != nil {
+			return nil, "", err
+		}
+	}
+	if len(in.Emails) == 0 || len(in.Emails) > folio.MaxEmailInvites {
+		return nil, "", folio.FieldErrorf("emails", "emails must list 1 to %d addresses", folio.MaxEmailInvites)
+	}
+	out := make([]folio.EmailInvite, 0, len(in.Emails))
+	for _, raw := range in.Emails {
+		var inv folio.EmailInvite
+		if err := json.Unmarshal(raw, &inv.Email); err != nil {
+			var obj struct {
+				Email string                 `json:"email"`
+				Role  folio.Optional[string] `json:"role"`
+			}
+			if err := json.Unmarshal(raw, &obj); err != nil || obj.Email == "" {
+				return nil, "", folio.FieldErrorf("emails", "emails items must be addresses or {email, role} objects")
+			}
+			r, err := clientRole("emails.role", obj.Role, "emails.role is required (null for a guest)")
+			if err != nil {
+				return nil, "", err
+			}
+			inv = folio.EmailInvite{Email: obj.Email, Role: r, HasRole: true}
+		}
+		out = append(out, inv)
+	}
+	return out, role, nil
+}
+
 // InviteByEmail adds people to an organization by email, creating users for
 // addresses Folio does not know yet (they sign in through SSO, or an admin
 // gives them a token with "folio users token"). Existing members are left
-// as they are. Admins only.
-func (a *App) InviteByEmail(ctx context.Context, caller folio.Caller, orgID folio.ID, invites []folio.EmailInvite, role folio.Role, sso bool) (*InviteResult, error) {
-	if len(invites) == 0 || len(invites) > folio.MaxEmailInvites {
-		return nil, folio.FieldErrorf("emails", "emails must list 1 to %d addresses", folio.MaxEmailInvites)
-	}
+// as they are. Admins only; the body is checked after that.
+func (a *App) InviteByEmail(ctx context.Context, caller folio.Caller, orgID folio.ID, in *InviteInput) (*InviteResult, error) {
 	res := &InviteResult{Users: []folio.ID{}}
 	err := a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
 		if err := require(acc.Permissions().Admin, "only organization admins can invite members"); err != nil {
+			return err
+		}
+		invites, role, err := in.invites()
+		if err != nil {
 			return err
 		}
 		for _, inv := range invites {
@@ -39,7 +84,7 @@ func (a *App) InviteByEmail(ctx context.Context, caller folio.Caller, orgID foli
 			if inv.HasRole {
 				r = inv.Role
 			}
-			added, err := store.AddMemberIfAbsent(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: r, JoinedAt: tx.Now, SSO: sso})
+			added, err := store.AddMemberIfAbsent(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: r, JoinedAt: tx.Now, SSO: in.SSO})
 			if err != nil {
 				return err
 			}
@@ -70,12 +115,38 @@ func inviteLinksOn(ctx context.Context, tx *store.Tx, orgID folio.ID) error {
 	return nil
 }
 
+// InviteLinkInput is the body of POST and PATCH .../link-invites as the
+// client sent it: a role, or a level (the content-invite form), null for
+// a guest. Links to a space or a collection are not supported yet.
+type InviteLinkInput struct {
+	Role       folio.Optional[string] `json:"role"`
+	Level      folio.Optional[string] `json:"level"`
+	Space      string                 `json:"space"`
+	Collection string                 `json:"collection"`
+}
+
+// role reads the role an InviteLinkInput gives.
+func (in *InviteLinkInput) role() (folio.Role, error) {
+	if in.Space != "" || in.Collection != "" {
+		return "", folio.Errorf(folio.Invalid, "invite links to spaces and collections are not supported yet")
+	}
+	if !in.Role.Set && in.Level.Set {
+		return clientRole("level", in.Level, "level is required (null for a guest)")
+	}
+	return clientRole("role", in.Role, "role is required (null for a guest)")
+}
+
 // CreateInviteLink creates a link invite to the organization with a role.
-// Admins only; refused when the organization disables invite links.
-func (a *App) CreateInviteLink(ctx context.Context, caller folio.Caller, orgID folio.ID, role folio.Role) (inv *folio.InviteLink, acc folio.Access, err error) {
+// Admins only, who alone learn what is wrong with the body; refused when
+// the organization disables invite links.
+func (a *App) CreateInviteLink(ctx context.Context, caller folio.Caller, orgID folio.ID, in *InviteLinkInput) (inv *folio.InviteLink, acc folio.Access, err error) {
 	err = a.write(ctx, caller, orgID, func(tx *store.Tx, ac folio.Access) error {
 		acc = ac
 		if err := require(ac.Permissions().Admin, "only organization admins can manage invite links"); err != nil {
+			return err
+		}
+		role, err := in.role()
+		if err != nil {
 			return err
 		}
 		if err := inviteLinksOn(ctx, tx, orgID); err != nil {
@@ -113,11 +184,16 @@ func (a *App) GetInviteLink(ctx context.Context, caller folio.Caller, orgID, id 
 	return inv, acc, err
 }
 
-// UpdateInviteLink changes the role a link invite grants. Admins only.
-func (a *App) UpdateInviteLink(ctx context.Context, caller folio.Caller, orgID, id folio.ID, role folio.Role) (inv *folio.InviteLink, acc folio.Access, err error) {
+// UpdateInviteLink changes the role a link invite grants. Admins only,
+// who alone learn what is wrong with the body.
+func (a *App) UpdateInviteLink(ctx context.Context, caller folio.Caller, orgID, id folio.ID, in *InviteLinkInput) (inv *folio.InviteLink, acc folio.Access, err error) {
 	err = a.write(ctx, caller, orgID, func(tx *store.Tx, ac folio.Access) error {
 		acc = ac
 		if err := require(ac.Permissions().Admin, "only organization admins can manage invite links"); err != nil {
+			return err
+		}
+		role, err := in.role()
+		if err != nil {
 			return err
 		}
 		if err := store.SetInviteLinkRole(ctx, tx, orgID, id, role); err != nil {

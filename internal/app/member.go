@@ -52,11 +52,30 @@ func checkNotLastAdmin(ctx context.Context, tx *store.Tx, orgID folio.ID, target
 	return nil
 }
 
-// UpdateMemberRole changes a member's role (RoleGuest makes a guest).
-// Admins only; the last admin cannot be demoted (Conflict).
-func (a *App) UpdateMemberRole(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, role folio.Role) (m *folio.MemberView, err error) {
+// clientRole reads a role as a client sent it: null is a guest, and an
+// absent role is refused with the message required. App methods call it
+// after the access check, so that a caller who may not make the change
+// gets 403 or 404 whatever the body says.
+func clientRole(field string, o folio.Optional[string], required string) (folio.Role, error) {
+	if !o.Set {
+		return "", folio.FieldErrorf(field, "%s", required)
+	}
+	if o.Null {
+		return folio.RoleGuest, nil
+	}
+	return folio.ParseRole(field, o.Value)
+}
+
+// UpdateMemberRole changes a member's role to the one the client sent
+// (null makes a guest). Admins only; the last admin cannot be demoted
+// (Conflict).
+func (a *App) UpdateMemberRole(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, newRole folio.Optional[string]) (m *folio.MemberView, err error) {
 	err = a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
 		if err := require(acc.Permissions().Admin, "only organization admins can change roles"); err != nil {
+			return err
+		}
+		role, err := clientRole("role", newRole, "role is required (null makes the member a guest)")
+		if err != nil {
 			return err
 		}
 		target, err := store.GetMember(ctx, tx, orgID, userID)

@@ -102,11 +102,11 @@ func TestServersShareOneDatabase(t *testing.T) {
 				wg.Add(2)
 				go func() {
 					defer wg.Done()
-					_, errs[0] = apps[0].UpdateMemberRole(ctx, admin, org, second.User.ID, folio.RoleRead)
+					_, errs[0] = apps[0].UpdateMemberRole(ctx, admin, org, second.User.ID, folio.Some("read"))
 				}()
 				go func() {
 					defer wg.Done()
-					_, errs[1] = apps[1].UpdateMemberRole(ctx, secondCaller, org, admin.UserID, folio.RoleRead)
+					_, errs[1] = apps[1].UpdateMemberRole(ctx, secondCaller, org, admin.UserID, folio.Some("read"))
 				}()
 				wg.Wait()
 				var admins int
@@ -124,10 +124,10 @@ func TestServersShareOneDatabase(t *testing.T) {
 					if errs[1] == nil {
 						restorer = secondCaller
 					}
-					if _, err := apps[0].UpdateMemberRole(ctx, restorer, org, admin.UserID, folio.RoleAdmin); err != nil {
+					if _, err := apps[0].UpdateMemberRole(ctx, restorer, org, admin.UserID, folio.Some("admin")); err != nil {
 						t.Fatal(err)
 					}
-					if _, err := apps[0].UpdateMemberRole(ctx, restorer, org, second.User.ID, folio.RoleAdmin); err != nil {
+					if _, err := apps[0].UpdateMemberRole(ctx, restorer, org, second.User.ID, folio.Some("admin")); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -73,11 +73,7 @@ func (s *Server) updatePermission(kind, principalKind, param string) handlerFunc
 		if err := decode(r, &in); err != nil {
 			return err
 		}
-		role, err := nullableRole("role", in.Role)
-		if err != nil {
-			return err
-		}
-		if err := s.app.SetGrant(r.Context(), caller(r), kind, targetOf(kind, r), principalKind, r.PathValue(param), role); err != nil {
+		if err := s.app.SetGrant(r.Context(), caller(r), kind, targetOf(kind, r), principalKind, r.PathValue(param), in.Role); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)

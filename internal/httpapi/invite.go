@@ -1,60 +1,23 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/wire"
 )
 
-// nullableRole reads a role that may be null (a guest).
-func nullableRole(field string, o folio.Optional[string]) (folio.Role, error) {
-	if !o.Set {
-		return "", folio.FieldErrorf(field, "%s is required (null for a guest)", field)
-	}
-	if o.Null {
-		return folio.RoleGuest, nil
-	}
-	return folio.ParseRole(field, o.Value)
-}
+// The handlers below pass request bodies to the app as sent: it checks
+// their values once it knows the caller may make the change, so that a
+// caller who may not learns nothing from a bad body (403 or 404, not 400).
 
 func (s *Server) inviteUsersToOrganization(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		Emails []json.RawMessage      `json:"emails"`
-		Role   folio.Optional[string] `json:"role"`
-		SSO    bool                   `json:"sso"`
-	}
+	var in app.InviteInput
 	if err := decode(r, &in); err != nil {
 		return err
 	}
-	role := folio.RoleRead
-	if in.Role.Set {
-		var err error
-		if role, err = nullableRole("role", in.Role); err != nil {
-			return err
-		}
-	}
-	invites := make([]folio.EmailInvite, 0, len(in.Emails))
-	for _, raw := range in.Emails {
-		var inv folio.EmailInvite
-		if err := json.Unmarshal(raw, &inv.Email); err != nil {
-			var obj struct {
-				Email string                 `json:"email"`
-				Role  folio.Optional[string] `json:"role"`
-			}
-			if err := json.Unmarshal(raw, &obj); err != nil || obj.Email == "" {
-				return folio.FieldErrorf("emails", "emails items must be addresses or {email, role} objects")
-			}
-			r, err := nullableRole("emails.role", obj.Role)
-			if err != nil {
-				return err
-			}
-			inv = folio.EmailInvite{Email: obj.Email, Role: r, HasRole: true}
-		}
-		invites = append(invites, inv)
-	}
-	res, err := s.app.InviteByEmail(r.Context(), caller(r), r.PathValue("organizationId"), invites, role, in.SSO)
+	res, err := s.app.InviteByEmail(r.Context(), caller(r), r.PathValue("organizationId"), &in)
 	if err != nil {
 		return err
 	}
@@ -70,32 +33,12 @@ func (s *Server) joinOrganizationWithInvite(w http.ResponseWriter, r *http.Reque
 	return nil
 }
 
-// inviteRoleBody reads {role} (or {level}, the content-invite form).
-func inviteRoleBody(r *http.Request) (folio.Role, error) {
-	var in struct {
-		Role       folio.Optional[string] `json:"role"`
-		Level      folio.Optional[string] `json:"level"`
-		Space      string                 `json:"space"`
-		Collection string                 `json:"collection"`
-	}
-	if err := decode(r, &in); err != nil {
-		return "", err
-	}
-	if in.Space != "" || in.Collection != "" {
-		return "", folio.Errorf(folio.Invalid, "invite links to spaces and collections are not supported yet")
-	}
-	if !in.Role.Set && in.Level.Set {
-		return nullableRole("level", in.Level)
-	}
-	return nullableRole("role", in.Role)
-}
-
 func (s *Server) createOrganizationInvite(w http.ResponseWriter, r *http.Request) error {
-	role, err := inviteRoleBody(r)
-	if err != nil {
+	var in app.InviteLinkInput
+	if err := decode(r, &in); err != nil {
 		return err
 	}
-	inv, acc, err := s.app.CreateInviteLink(r.Context(), caller(r), r.PathValue("organizationId"), role)
+	inv, acc, err := s.app.CreateInviteLink(r.Context(), caller(r), r.PathValue("organizationId"), &in)
 	if err != nil {
 		return err
 	}
@@ -127,11 +70,11 @@ func (s *Server) getOrganizationInviteLink(w http.ResponseWriter, r *http.Reques
 }
 
 func (s *Server) updateOrganizationInviteByID(w http.ResponseWriter, r *http.Request) error {
-	role, err := inviteRoleBody(r)
-	if err != nil {
+	var in app.InviteLinkInput
+	if err := decode(r, &in); err != nil {
 		return err
 	}
-	inv, acc, err := s.app.UpdateInviteLink(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("inviteId"), role)
+	inv, acc, err := s.app.UpdateInviteLink(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("inviteId"), &in)
 	if err != nil {
 		return err
 	}

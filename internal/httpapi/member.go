@@ -53,17 +53,7 @@ func (s *Server) updateMemberInOrganizationByID(w http.ResponseWriter, r *http.R
 	if err := decode(r, &in); err != nil {
 		return err
 	}
-	if !in.Role.Set {
-		return folio.FieldErrorf("role", "role is required (null makes the member a guest)")
-	}
-	role := folio.RoleGuest
-	if !in.Role.Null {
-		var err error
-		if role, err = folio.ParseRole("role", in.Role.Value); err != nil {
-			return err
-		}
-	}
-	m, err := s.app.UpdateMemberRole(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("userId"), role)
+	m, err := s.app.UpdateMemberRole(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("userId"), in.Role)
 	if err != nil {
 		return err
 	}

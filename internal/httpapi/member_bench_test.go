@@ -2,11 +2,13 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/store/storetest"
 )
 
@@ -43,11 +45,11 @@ func seedMembers(b *testing.B, s *apitest.Server, org folio.ID, adminToken strin
 		b.Fatal(err)
 	}
 	for i := 0; i < n; i += 500 {
-		invites := make([]folio.EmailInvite, 0, 500)
+		in := &app.InviteInput{Role: folio.Some("read")}
 		for j := i; j < i+500 && j < n; j++ {
-			invites = append(invites, folio.EmailInvite{Email: fmt.Sprintf("person%d@example.com", j)})
+			in.Emails = append(in.Emails, json.RawMessage(fmt.Sprintf("%q", fmt.Sprintf("person%d@example.com", j))))
 		}
-		res, err := s.App.InviteByEmail(ctx, admin, org, invites, folio.RoleRead, false)
+		res, err := s.App.InviteByEmail(ctx, admin, org, in)
 		if err != nil {
 			b.Fatal(err)
 		}

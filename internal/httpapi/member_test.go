@@ -154,30 +154,55 @@ func TestListMembersFiltersAndSorts(t *testing.T) {
 	})
 }
 
+// TestMemberAuthorization covers the member endpoints: every member but
+// guests may read, only admins may change, callers outside the
+// organization get 404, and a refused write leaves the members as they
+// were.
 func TestMemberAuthorization(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		a := s.Actors(t)
-		members := func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/members" }
-		readMember := func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/members/" + a.Users[apitest.Read].ID }
+		admin := a.Tokens[apitest.Admin]
+		org := "/v1/orgs/" + a.Org
+		fixed := func(p string) func(*apitest.Actors) string { return func(*apitest.Actors) string { return p } }
+		// A fresh member per actor, for the writes that let the admin
+		// through: the request of the actors after would find it changed.
+		freshMember := func(*apitest.Actors) string {
+			u, _ := s.Member(t, a.Org, folio.RoleRead)
+			return org + "/members/" + u.ID
+		}
+		target, _ := s.Member(t, a.Org, folio.RoleRead)
+		member := org + "/members/" + target.ID
+		readMember := fixed(org + "/members/" + a.Users[apitest.Read].ID)
 		hidden := apitest.NotMembers
 		with := apitest.Want
+		adminOnly := func(status int) map[string]int { return with(hidden, apitest.Admin, status, apitest.AnyActor, 403) }
 		apitest.Matrix(t, s, a, []apitest.Case{
-			{Name: "listMembersInOrganizationById", Method: "GET", Path: members,
+			{Name: "listMembersInOrganizationById", Method: "GET", Path: fixed(org + "/members"),
 				Want: with(hidden, apitest.Guest, 403, apitest.AnyActor, 200)},
 			{Name: "getMemberInOrganizationById", Method: "GET", Path: readMember,
 				Want: with(hidden, apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "updateMemberInOrganizationById", Method: "PATCH", Path: readMember, Body: `{"role":"read"}`,
-				Want: with(hidden, apitest.Admin, 200, apitest.AnyActor, 403)},
-			{Name: "setUserAsSSOMemberForOrganization", Method: "POST", Path: func(a *apitest.Actors) string { return readMember(a) + "/sso" },
-				Want: with(hidden, apitest.Admin, 200, apitest.AnyActor, 403)},
-			{Name: "listSpacesForOrganizationMember", Method: "GET", Path: func(a *apitest.Actors) string { return readMember(a) + "/spaces" },
+			{Name: "listSpacesForOrganizationMember", Method: "GET", Path: fixed(member + "/spaces"),
 				Want: with(hidden, apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "listTeamsForOrganizationMember", Method: "GET", Path: func(a *apitest.Actors) string { return readMember(a) + "/teams" },
+			{Name: "listTeamsForOrganizationMember", Method: "GET", Path: fixed(member + "/teams"),
 				Want: with(hidden, apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "updateOrganizationMemberLastSeenAt", Method: "POST", Path: func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/ping" },
-				Want: with(hidden, apitest.AnyActor, 200)},
-			{Name: "removeMemberFromOrganizationById other", Method: "DELETE", Path: func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/members/nobody" },
-				Want: with(hidden, apitest.Admin, 204, apitest.AnyActor, 403)},
+			// Before each actor the target is back to read, so that the
+			// request would change their role.
+			{Name: "updateMemberInOrganizationById", Method: "PATCH", Path: fixed(member), Body: `{"role":"edit"}`,
+				Want: adminOnly(200), State: apitest.Self,
+				Reset: func(*apitest.Actors) { s.Do(t, admin, "PATCH", member, `{"role":"read"}`).WantStatus(t, 200) }},
+			{Name: "setUserAsSSOMemberForOrganization", Method: "POST", Path: func(a *apitest.Actors) string { return freshMember(a) + "/sso" },
+				Want: adminOnly(200), State: apitest.Trim("/sso")},
+			// Every member may ping; the others must not show up as seen.
+			{Name: "updateOrganizationMemberLastSeenAt", Method: "POST", Path: fixed(org + "/ping"),
+				Want: with(hidden, apitest.AnyActor, 200), State: apitest.Paths(fixed(org + "/members?sort=lastSeenAt"))},
+			{Name: "removeMemberFromOrganizationById", Method: "DELETE", Path: freshMember,
+				Want: adminOnly(204), State: apitest.Self},
+			// The other organization's admin removes "their" member: 204, as
+			// for anyone absent, and the member stays here.
+			{Name: "removeMemberFromOrganizationById through another organization", Method: "DELETE",
+				Path: fixed("/v1/orgs/" + a.OtherOrg + "/members/" + target.ID),
+				Want: map[string]int{apitest.OtherOrg: 204, apitest.AnyActor: 404}, Refused: []string{apitest.OtherOrg},
+				State: apitest.Paths(fixed(member))},
 		})
 	})
 }

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -211,28 +212,92 @@ func TestTeamValidationAndFilters(t *testing.T) {
 	})
 }
 
+// TestTeamAuthorization covers the team endpoints: members but guests
+// read, admins manage, a team's owners rename it (its members:
+// TestTeamMemberMatrix), callers outside the organization get 404, and a
+// refused write leaves the teams as they were.
 func TestTeamAuthorization(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		a := s.Actors(t)
+		admin := a.Tokens[apitest.Admin]
+		teams := "/v1/orgs/" + a.Org + "/teams"
+		fixed := func(p string) func(*apitest.Actors) string { return func(*apitest.Actors) string { return p } }
 		var tm teamBody
-		s.Do(t, a.Tokens[apitest.Admin], "PUT", "/v1/orgs/"+a.Org+"/teams", `{"title":"Matrix"}`).WantStatus(t, 201).JSON(t, &tm)
-		teams := func(a *apitest.Actors) string { return "/v1/orgs/" + a.Org + "/teams" }
-		team := func(a *apitest.Actors) string { return teams(a) + "/" + tm.ID }
+		s.Do(t, admin, "PUT", teams, `{"title":"Matrix"}`).WantStatus(t, 201).JSON(t, &tm)
+		team := teams + "/" + tm.ID
+		u, tok := s.Member(t, a.Org, folio.RoleRead)
+		a.Add(teamOwner, u, tok)
+		s.Do(t, admin, "PUT", team+"/members/"+u.ID, `{"role":"owner"}`).WantStatus(t, 204)
+		// A fresh team per actor for deletion, which lets the admin through.
+		freshTeam := func(*apitest.Actors) string {
+			var fresh teamBody
+			s.Do(t, admin, "PUT", teams, `{"title":"Fresh"}`).WantStatus(t, 201).JSON(t, &fresh)
+			return teams + "/" + fresh.ID
+		}
+		// A new title per actor, so that every rename would change the team.
+		n := 0
+		title := func(*apitest.Actors) any { n++; return map[string]any{"title": fmt.Sprintf("Renamed %d", n)} }
 		hidden := apitest.NotMembers
 		with := func(kv ...any) map[string]int { return apitest.Want(hidden, kv...) }
+		readers := with(apitest.Guest, 403, apitest.AnyActor, 200)
+		otherTeam := fixed("/v1/orgs/" + a.OtherOrg + "/teams/" + tm.ID)
 		apitest.Matrix(t, s, a, []apitest.Case{
-			{Name: "listTeamsInOrganizationById", Method: "GET", Path: teams, Want: with(apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "getTeamInOrganizationById", Method: "GET", Path: team, Want: with(apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "listTeamMembersInOrganizationById", Method: "GET", Path: func(a *apitest.Actors) string { return team(a) + "/members" },
-				Want: with(apitest.Guest, 403, apitest.AnyActor, 200)},
-			{Name: "createOrganizationTeam", Method: "PUT", Path: teams, Body: `{"title":"New"}`,
-				Want: with(apitest.Admin, 201, apitest.AnyActor, 403)},
-			{Name: "updateTeamInOrganizationById", Method: "PATCH", Path: team, Body: `{"title":"Renamed"}`,
-				Want: with(apitest.Admin, 200, apitest.AnyActor, 403)},
-			{Name: "updateMembersInOrganizationTeam", Method: "PUT", Path: func(a *apitest.Actors) string { return team(a) + "/members" },
-				Body: `{}`, Want: with(apitest.Admin, 204, apitest.AnyActor, 403)},
-			{Name: "removeTeamFromOrganizationById", Method: "DELETE", Path: func(a *apitest.Actors) string { return teams(a) + "/gone" },
-				Want: with(apitest.Admin, 204, apitest.AnyActor, 403)},
+			{Name: "listTeamsInOrganizationById", Method: "GET", Path: fixed(teams), Want: readers},
+			{Name: "getTeamInOrganizationById", Method: "GET", Path: fixed(team), Want: readers},
+			{Name: "listTeamMembersInOrganizationById", Method: "GET", Path: fixed(team + "/members"), Want: readers},
+			{Name: "createOrganizationTeam", Method: "PUT", Path: fixed(teams), Body: `{"title":"New"}`,
+				Want: with(apitest.Admin, 201, apitest.AnyActor, 403), State: apitest.Self},
+			{Name: "updateTeamInOrganizationById", Method: "PATCH", Path: fixed(team), Body: title,
+				Want: with(apitest.Admin, 200, teamOwner, 200, apitest.AnyActor, 403), State: apitest.Self},
+			{Name: "removeTeamFromOrganizationById", Method: "DELETE", Path: freshTeam,
+				Want: with(apitest.Admin, 204, apitest.AnyActor, 403), State: apitest.Self},
+			// Through another organization the team is not there: its admin
+			// gets 204 for a deletion, as for any absent team, and the team
+			// stays.
+			{Name: "removeTeamFromOrganizationById through another organization", Method: "DELETE", Path: otherTeam,
+				Want: map[string]int{apitest.OtherOrg: 204, apitest.AnyActor: 404}, Refused: []string{apitest.OtherOrg},
+				State: apitest.Paths(fixed(team))},
+			{Name: "updateTeamInOrganizationById through another organization", Method: "PATCH", Path: otherTeam, Body: title,
+				Want: map[string]int{apitest.AnyActor: 404}, State: apitest.Paths(fixed(team))},
 		})
+	})
+}
+
+// TestTeamPermissionsCountSpaces checks that the teams of a permissions
+// list carry the number of spaces they hold a grant on, directly or through
+// a collection, as the team itself does.
+func TestTeamPermissionsCountSpaces(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		var tm teamBody
+		s.Do(t, admin, "PUT", "/v1/orgs/"+org+"/teams", `{"title":"Readers"}`).WantStatus(t, 201).JSON(t, &tm)
+		var col struct{ ID string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/collections", `{"title":"Shelf"}`).WantStatus(t, 201).JSON(t, &col)
+		for _, title := range []string{"In one", "In two"} {
+			s.Do(t, admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": title, "parent": col.ID}).WantStatus(t, 201)
+		}
+		loose := newSpace(t, s, admin, org, "Loose")
+		newSpace(t, s, admin, org, "Not granted")
+		grant := `{"role":"read","teams":["` + tm.ID + `"]}`
+		s.Do(t, admin, "POST", "/v1/collections/"+col.ID+"/permissions", grant).WantStatus(t, 204)
+		s.Do(t, admin, "POST", "/v1/spaces/"+loose+"/permissions", grant).WantStatus(t, 204)
+
+		var got teamBody
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/teams/"+tm.ID, nil).WantStatus(t, 200).JSON(t, &got)
+		if got.Spaces != 3 {
+			t.Fatalf("team spaces = %d, want 3", got.Spaces)
+		}
+		for _, path := range []string{"/v1/spaces/" + loose, "/v1/collections/" + col.ID} {
+			var l struct {
+				Items []struct {
+					Permission string
+					Team       teamBody
+				}
+			}
+			s.Do(t, admin, "GET", path+"/permissions/teams", nil).WantStatus(t, 200).JSON(t, &l)
+			if len(l.Items) != 1 || l.Items[0].Team.ID != tm.ID || l.Items[0].Team.Spaces != 3 {
+				t.Fatalf("%s/permissions/teams = %+v, want %s with 3 spaces", path, l.Items, tm.ID)
+			}
+		}
 	})
 }

@@ -12,14 +12,6 @@ import (
 // organization matrix holds PATCH /orgs/{id} to it ("a non-member learns
 // nothing from a bad body either"). Only those who may write get 400.
 func TestRefusalComesBeforeValidation(t *testing.T) {
-	t.Skip("BUG: these handlers validate the body before authorizing, so every caller, a non-member " +
-		"of the organization or another organization's admin included, gets 400 for an invalid body " +
-		"where docs/permissions.md gives them 404 (403 to members who may not write): " +
-		"PATCH and POST /orgs/{id}/link-invites (role parsed in the handler), POST /orgs/{id}/invites " +
-		"(the emails count is checked before the admin check), PATCH /orgs/{id}/members/{userId} " +
-		"(role parsed in the handler), POST /spaces|collections/{id}/permissions (app.Grant validates " +
-		"role and users before grantTarget), PATCH /spaces|collections/{id}/permissions/users|teams/{id} " +
-		"(nullableRole in the handler), and POST /spaces/{id}/content/import (source checked first)")
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		a := s.Actors(t)
 		admin := a.Tokens[apitest.Admin]
@@ -53,6 +45,14 @@ func TestRefusalComesBeforeValidation(t *testing.T) {
 				Body: `{"role":"owner"}`, Want: contentAdmins, State: grants("/v1/spaces/" + space)},
 			{Name: "updateTeamPermissionInCollection", Method: "PATCH", Path: fixed("/v1/collections/" + col.ID + "/permissions/teams/" + tm.ID),
 				Body: `{}`, Want: contentAdmins, State: grants("/v1/collections/" + col.ID)},
+			{Name: "inviteUsersToOrganization bad role", Method: "POST", Path: fixed(org + "/invites"),
+				Body: `{"emails":[{"email":"someone@example.com","role":"owner"}]}`, Want: orgAdmins, State: apitest.Paths(fixed(org + "/members"))},
+			{Name: "updateMemberInOrganizationById no role", Method: "PATCH", Path: fixed(org + "/members/" + reader), Body: `{}`,
+				Want: orgAdmins, State: apitest.Self},
+			{Name: "inviteToCollection no principal", Method: "POST", Path: fixed("/v1/collections/" + col.ID + "/permissions"),
+				Body: `{"role":"read","users":[]}`, Want: contentAdmins, State: grants("/v1/collections/" + col.ID)},
+			{Name: "updateTeamPermissionInSpace", Method: "PATCH", Path: fixed("/v1/spaces/" + space + "/permissions/teams/" + tm.ID),
+				Body: `{"role":"owner"}`, Want: contentAdmins, State: grants("/v1/spaces/" + space)},
 			{Name: "importContent", Method: "POST", Path: fixed("/v1/spaces/" + space + "/content/import"), Body: `{"source":"bogus"}`,
 				Want: editors, State: apitest.Paths(fixed("/v1/spaces/" + space + "/content"))},
 		})

@@ -53,7 +53,8 @@ func ListUserGrants(ctx context.Context, t *Tx, target folio.ID, opts folio.List
 }
 
 // ListTeamGrants lists the teams granted a role on a target, as seen with
-// access a, in the order they were granted.
+// access a, in the order they were granted, with the spaces each team
+// holds a grant on counted as ListTeams counts them.
 func ListTeamGrants(ctx context.Context, t *Tx, a folio.Access, target folio.ID, opts folio.ListOptions) (folio.List[folio.TeamGrant], error) {
 	from := ` FROM content_grants g JOIN teams t ON t.id = g.principal_id WHERE g.target_id = ? AND g.principal_kind = 'team'`
 	q := listQuery{
@@ -61,7 +62,7 @@ func ListTeamGrants(ctx context.Context, t *Tx, a folio.Access, target folio.ID,
 		Keys: []string{"g.created_at", "g.principal_id"}, Shape: "is",
 		Count: `SELECT COUNT(*)` + from, CountArgs: []any{target},
 	}
-	return page(ctx, t, "list team grants", q, opts, func(r *sql.Rows) (folio.TeamGrant, []any, error) {
+	l, err := page(ctx, t, "list team grants", q, opts, func(r *sql.Rows) (folio.TeamGrant, []any, error) {
 		var (
 			g                folio.TeamGrant
 			owns             bool
@@ -73,4 +74,12 @@ func ListTeamGrants(ctx context.Context, t *Tx, a folio.Access, target folio.ID,
 		teamView(&g.Team, a, owns)
 		return g, []any{granted, g.Team.ID}, err
 	})
+	if err != nil {
+		return l, err
+	}
+	ts := make([]*folio.TeamView, len(l.Items))
+	for i := range l.Items {
+		ts[i] = &l.Items[i].Team
+	}
+	return l, fillTeamSpaces(ctx, t, a.OrganizationID, ts)
 }
