@@ -142,7 +142,14 @@ func applySAMLInput(ctx context.Context, tx *store.Tx, acc folio.Access, p *foli
 // pair. Admins only. A provider lacking entityID, ssoURL or certificate is
 // pending until they are set.
 func (a *App) CreateSAMLProvider(ctx context.Context, caller folio.Caller, orgID folio.ID, in *folio.SAMLProviderInput) (v *SAMLProviderView, err error) {
-	// The key pair takes a moment to make; do it outside the transaction.
+	// The key pair takes a moment to make: only for admins, and outside the
+	// transaction (which checks again).
+	err = a.read(ctx, caller, orgID, func(_ *store.Tx, acc folio.Access) error {
+		return require(acc.Permissions().Admin, errSAMLAdmin)
+	})
+	if err != nil {
+		return nil, err
+	}
 	key, cert, err := sso.NewKeyPair("folio " + orgID)
 	if err != nil {
 		return nil, err

@@ -26,15 +26,15 @@ type TemplateInput struct {
 // its pages from an OpenAPI document given as a url content reference in
 // params.contentRefs (a map of names to references).
 func (a *App) ApplyTemplate(ctx context.Context, caller folio.Caller, spaceID folio.ID, in TemplateInput) (*Content, error) {
-	if in.ID == "" {
-		return nil, folio.FieldErrorf("id", "id is required")
-	}
 	base, err := a.GetContent(ctx, caller, spaceID, "")
 	if err != nil {
 		return nil, err
 	}
 	if err := requireEditable(base.Space); err != nil {
 		return nil, err
+	}
+	if in.ID == "" {
+		return nil, folio.FieldErrorf("id", "id is required")
 	}
 	if in.ChangeRequestID != "" {
 		// Change requests do not exist yet, so none can match.

@@ -55,6 +55,12 @@ func TestRefusalComesBeforeValidation(t *testing.T) {
 				Body: `{"role":"owner"}`, Want: contentAdmins, State: grants("/v1/spaces/" + space)},
 			{Name: "importContent", Method: "POST", Path: fixed("/v1/spaces/" + space + "/content/import"), Body: `{"source":"bogus"}`,
 				Want: editors, State: apitest.Paths(fixed("/v1/spaces/" + space + "/content"))},
+			{Name: "applyTemplate no id", Method: "POST", Path: fixed("/v1/spaces/" + space + "/content/template"), Body: `{}`,
+				Want: editors, State: apitest.Paths(fixed("/v1/spaces/" + space + "/content"))},
+			// Making a SAML provider's key pair costs CPU: only admins get
+			// as far as validation.
+			{Name: "createOrganizationSAMLProvider bad body", Method: "POST", Path: fixed(org + "/saml"), Body: `{"label":""}`,
+				Want: orgAdmins, State: apitest.Paths(fixed(org + "/saml"))},
 		})
 	})
 }
