@@ -15,11 +15,30 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// gfm is the goldmark setup: CommonMark, GFM and inline $$math$$.
+// gfm is the goldmark setup: CommonMark, GFM and inline $$math$$. The
+// link parser is goldmark's own behind linkGuard (linkguard.go).
 var gfm = goldmark.New(
+	goldmark.WithParser(parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(inlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)),
 	goldmark.WithExtensions(extension.GFM),
 	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150))),
 )
+
+// inlineParsers returns goldmark's default inline parsers with the link
+// parser wrapped in linkGuard.
+func inlineParsers() []util.PrioritizedValue {
+	ps := parser.DefaultInlineParsers()
+	link := parser.NewLinkParser() // goldmark's one link parser
+	for i := range ps {
+		if ps[i].Value == link {
+			ps[i].Value = linkGuard{inner: link}
+		}
+	}
+	return ps
+}
 
 // converter turns segments and goldmark trees into Document nodes.
 type converter struct {
