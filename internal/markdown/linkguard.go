@@ -10,7 +10,12 @@ import (
 // linkGuard is goldmark's link parser with one shortcut. At "](" goldmark
 // scans the link destination to its end before it knows whether the link
 // closes, and "[a](" repeated makes every scan run to the end of the line:
-// quadratic. linkGuard decides from tables built once per line (linkLine)
+// quadratic. Looking a label up as a reference also copies it with the
+// reader's Value, which walks back over every line of the paragraph and
+// copies the whole label before checking its length (at most 999): "[a]"
+// on many lines, or "[" runs closed by "]" runs, were quadratic too; the
+// reader linkGuard passes has a Value that finds the line by binary search
+// and stops copying once the label is too long. linkGuard also decides from tables built once per line (linkLine)
 // whether the inline link can close at all; when it cannot, it lets the
 // link parser run with a reader that shows no destination, so the parser
 // fails at once and goes on as it would after a long scan (trying the label
@@ -32,26 +37,84 @@ func (g linkGuard) CloseBlock(parent ast.Node, block text.Reader, pc parser.Cont
 
 func (g linkGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
-	if len(line) > 1 && line[0] == ']' && line[1] == '(' && cannotLink(line, seg, block, pc) {
-		return g.inner.Parse(parent, &blindReader{Reader: block}, pc)
+	if len(line) == 0 || line[0] != ']' {
+		return g.inner.Parse(parent, block, pc)
 	}
-	return g.inner.Parse(parent, block, pc)
+	r := &guardReader{Reader: block, lines: parent.Lines()}
+	r.blind = len(line) > 1 && line[1] == '(' && cannotLink(line, seg, block, pc)
+	return g.inner.Parse(parent, r, pc)
 }
 
-// blindReader shows the first line the link parser peeks at (the one
-// holding "]") and an empty line after, so that no destination parses.
-type blindReader struct {
+// guardReader is the reader the link parser gets at "]". When blind, it
+// shows the first line the parser peeks at (the one holding "]") and an
+// empty line after, so that no destination parses.
+type guardReader struct {
 	text.Reader
+	lines  *text.Segments // the lines of the block being parsed
+	blind  bool
 	peeked bool
 }
 
-func (r *blindReader) PeekLine() ([]byte, text.Segment) {
+func (r *guardReader) PeekLine() ([]byte, text.Segment) {
 	line, seg := r.Reader.PeekLine()
-	if r.peeked {
+	if r.blind && r.peeked {
 		return line[:0], seg
 	}
 	r.peeked = true
 	return line, seg
+}
+
+// maxLabel is CommonMark's limit on a link label, which goldmark checks
+// after taking the label's Value.
+const maxLabel = 999
+
+// Value returns the bytes of seg as goldmark's block reader does (line
+// padding included, the text between lines left out), but finds seg's
+// first line by binary search, and stops at maxLabel+2 bytes unless those
+// are blank: the link parser only uses a longer value to see that it is
+// too long, or blank.
+func (r *guardReader) Value(seg text.Segment) []byte {
+	n := r.lines.Len()
+	if n == 0 {
+		return r.Reader.Value(seg)
+	}
+	// The last line starting at or before seg.Start.
+	lo, hi := 0, n-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if r.lines.At(mid).Start <= seg.Start {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if r.lines.At(lo).Start > seg.Start {
+		return r.Reader.Value(seg)
+	}
+	src := r.Reader.Source()
+	out := make([]byte, 0, min(seg.Len(), maxLabel+2)+1)
+	blank := true
+	i := seg.Start
+	for line := lo; line < n; line++ {
+		s := r.lines.At(line)
+		if line > lo {
+			i = s.Start
+		}
+		out = s.ConcatPadding(out)
+		for ; i < seg.Stop && i < s.Stop; i++ {
+			out = append(out, src[i])
+			if blank && !util.IsSpace(src[i]) {
+				blank = false
+			}
+			if !blank && len(out) > maxLabel+1 {
+				return out
+			}
+		}
+		if s.Stop > seg.Stop {
+			break
+		}
+	}
+	return out
 }
 
 // cannotLink reports whether the inline link whose "](" starts line (the

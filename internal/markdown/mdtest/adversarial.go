@@ -10,9 +10,9 @@ import (
 
 // Kinds lists the adversarial shapes, in the order benchmarks report them.
 var Kinds = []string{
-	"brackets", "links", "images", "image-links", "link-titles",
+	"brackets", "brackets-nested", "bracket-lines", "links", "images", "image-links", "link-titles",
 	"nested-lists", "nested-quotes", "nested-mixed",
-	"emphasis-star", "emphasis-under", "emphasis-double", "emphasis-mixed",
+	"emphasis-star", "emphasis-under", "emphasis-double", "emphasis-mixed", "emphasis-nested",
 	"table-rows", "table-columns",
 	"refdefs", "backticks", "html", "autolinks", "entities", "plain",
 }
@@ -35,6 +35,12 @@ func Adversarial(kind string, size int) []byte {
 	switch kind {
 	case "brackets":
 		fill("[")
+	case "brackets-nested":
+		b.WriteString(strings.Repeat("[", size/2))
+		fill("]")
+	case "bracket-lines":
+		// One paragraph of many lines, each with a label to look up.
+		fill("[a]\n")
 	case "links":
 		fill("[a](")
 	case "images":
@@ -63,6 +69,9 @@ func Adversarial(kind string, size int) []byte {
 		fill("**")
 	case "emphasis-mixed":
 		fill("*a_b**c__d~~e")
+	case "emphasis-nested":
+		b.WriteString(strings.Repeat("*a ", size/6))
+		fill("a* ")
 	case "table-rows":
 		b.WriteString("| a | b | c |\n|---|---|---|\n")
 		fill("| x | *y* | [z](u) |\n")
