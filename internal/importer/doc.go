@@ -53,6 +53,10 @@
 // first block. HTML nested beyond the parser's 512 open elements is kept as
 // paragraphs of its text.
 //
+// Text is cleaned before conversion, whatever the source: invalid UTF-8 and
+// NUL bytes (which CommonMark turns into U+FFFD, and PostgreSQL refuses)
+// become U+FFFD in Markdown, HTML, SUMMARY.md and entry names.
+//
 // Allowed imports: folio, internal/content, internal/markdown,
 // golang.org/x/net/html and the standard library.
 package importer

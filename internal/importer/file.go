@@ -42,7 +42,7 @@ func contentType(name string, b []byte) string {
 // newFile returns the content.File of an archive entry, its bytes recorded in
 // s. Width and height are read for PNG, JPEG and GIF only.
 func newFile(s *content.Snapshot, name string, b []byte) content.File {
-	f := content.File{ID: folio.NewID(), Name: strings.ToValidUTF8(name, "_"), ContentType: contentType(name, b),
+	f := content.File{ID: folio.NewID(), Name: cleanString(name), ContentType: contentType(name, b),
 		Size: int64(len(b)), Blob: s.AddBlob(b)}
 	switch f.ContentType {
 	case "image/png", "image/jpeg", "image/gif":

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/markdown"
@@ -28,9 +27,7 @@ type page struct {
 // becomes the title and leaves the body, else <title> gives it; <meta
 // name="description"> gives the description. Invalid UTF-8 is replaced.
 func convertHTML(src []byte, res markdown.Resolver) (page, error) {
-	if !utf8.Valid(src) {
-		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
-	}
+	src = cleanText(src)
 	var p page
 	root, err := html.Parse(bytes.NewReader(src))
 	if err != nil {

@@ -49,8 +49,9 @@ func (l Limits) withDefaults() Limits {
 // Markdown imports one Markdown page. Its title is a leading "# H1" (removed
 // from the body), else front matter "title:", else title, else "Untitled";
 // front matter "description:" gives the description. Relative links stay
-// URLs. Errors are Invalid: source that is not UTF-8 (field "markdown"), or a
-// document over the limits of content.Document.Validate.
+// URLs. NUL bytes and invalid UTF-8 become U+FFFD. Errors are Invalid: a
+// document over the limits of markdown.ToDocument or of
+// content.Document.Validate.
 func Markdown(src []byte, title string) (*content.Snapshot, error) {
 	p, err := convertMarkdown(src, nil)
 	if err != nil {
@@ -63,7 +64,7 @@ func Markdown(src []byte, title string) (*content.Snapshot, error) {
 // (removed from the body), else <title>, else title, else "Untitled"; <meta
 // name="description"> gives the description. Invalid UTF-8 is replaced by
 // U+FFFD. The only error is Invalid, for a document over the limits of
-// content.Document.Validate.
+// content.Document.Validate. NUL bytes become U+FFFD too.
 func HTML(src []byte, title string) (*content.Snapshot, error) {
 	p, err := convertHTML(src, nil)
 	if err != nil {
@@ -89,7 +90,7 @@ func single(p page, fallback string) (*content.Snapshot, error) {
 // firstTitle returns the first candidate that makes a valid title, cleaned.
 func firstTitle(candidates ...string) string {
 	for _, c := range candidates {
-		if t := truncate(collapse(strings.ToValidUTF8(c, "\uFFFD")), content.MaxTitleLength); t != "" {
+		if t := truncate(collapse(cleanString(c)), content.MaxTitleLength); t != "" {
 			return t
 		}
 	}
@@ -97,15 +98,31 @@ func firstTitle(candidates ...string) string {
 }
 
 func cleanDescription(s string) string {
-	return truncate(collapse(strings.ToValidUTF8(s, "\uFFFD")), content.MaxDescriptionLength)
+	return truncate(collapse(cleanString(s)), content.MaxDescriptionLength)
+}
+
+// cleanText returns src with invalid UTF-8 and NUL bytes replaced by
+// U+FFFD, as CommonMark prescribes for NUL: neither may reach the store
+// (PostgreSQL refuses NUL in text), whatever the source.
+func cleanText(src []byte) []byte {
+	if utf8.Valid(src) && bytes.IndexByte(src, 0) < 0 {
+		return src
+	}
+	return bytes.ReplaceAll(bytes.ToValidUTF8(src, []byte("\uFFFD")), []byte{0}, []byte("\uFFFD"))
+}
+
+// cleanString is cleanText for strings: names, titles, descriptions.
+func cleanString(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // convertMarkdown reads one Markdown page: front matter gives the title and
 // description and is dropped, and a leading heading-1 becomes the title.
 func convertMarkdown(src []byte, res markdown.Resolver) (page, error) {
-	if !utf8.Valid(src) {
-		return page{}, folio.FieldErrorf("markdown", "markdown must be UTF-8 text")
-	}
+	src = cleanText(src)
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	var p page
 	if fm, rest, ok := frontMatter(string(src)); ok {

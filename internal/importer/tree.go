@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
@@ -141,10 +140,7 @@ func (b *builder) fromSummary(summary *entry) ([]*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !utf8.Valid(src) {
-		return nil, folio.Errorf(folio.Invalid, "zip entry %s is not UTF-8 text", display(summary.path))
-	}
-	doc, err := markdown.ToDocument(src, nil)
+	doc, err := markdown.ToDocument(cleanText(src), nil)
 	if err != nil {
 		return nil, invalid(err, "zip entry %s: %s", display(summary.path), folio.MessageOf(err))
 	}
@@ -518,9 +514,6 @@ func (b *builder) convert(e *entry) (page, error) {
 	var p page
 	switch pageKind(e.path) {
 	case "markdown":
-		if !utf8.Valid(data) {
-			return page{}, folio.Errorf(folio.Invalid, "zip entry %s is not UTF-8 text", display(e.path))
-		}
 		p, err = convertMarkdown(data, res)
 	default:
 		p, err = convertHTML(data, res)

@@ -119,6 +119,9 @@ func openArchive(zr *zip.Reader, lim Limits) (*archive, error) {
 		if p == "" || ignored(p) {
 			continue
 		}
+		// Names give titles, slugs and file names: valid UTF-8 only (a
+		// NUL was refused by safePath).
+		p = cleanString(p)
 		if seen[p] {
 			return nil, folio.Errorf(folio.Invalid, "zip archive holds %s twice", display(p))
 		}

@@ -44,7 +44,8 @@
 // tables in a quote or hint, an expandable in an expandable, tabs in tabs...)
 // the block is degraded to paragraphs carrying its text (fit.go), and
 // containers nested deeper than content.MaxDepth allows are flattened to
-// text. FromDocument writes marks other than bold, italic, strikethrough and
+// text; a single line opening more than MaxLineNesting lists or quotes is
+// refused (limits.go), since goldmark's cost for it is quadratic. FromDocument writes marks other than bold, italic, strikethrough and
 // code as plain text, and blocks with no Markdown form (embed, drawing,
 // OpenAPI, stepper, columns...) as their plain text; emphasis whose
 // delimiters CommonMark cannot place (a mark ending right after punctuation

@@ -177,7 +177,13 @@ func clampDepth(nodes []content.Node, depth int) []content.Node {
 			out = append(out, n)
 			continue
 		}
-		if depth >= content.MaxDepth-4 && hasBlockChildren(n) {
+		limit := content.MaxDepth - 4
+		if itemContainers[n.Type] {
+			// Its children must stay items (a list holds list items, not
+			// paragraphs), so it is flattened as a whole one level sooner.
+			limit--
+		}
+		if depth >= limit && hasBlockChildren(n) {
 			d := content.Document{Nodes: []content.Node{n}}
 			out = append(out, textParagraphs(d.PlainText())...)
 			continue
@@ -189,6 +195,12 @@ func clampDepth(nodes []content.Node, depth int) []content.Node {
 		out = append(out, n)
 	}
 	return out
+}
+
+// itemContainers are the blocks whose children are items of one type.
+var itemContainers = map[string]bool{
+	content.BlockListOrdered: true, content.BlockListUnordered: true, content.BlockListTasks: true,
+	content.BlockTabs: true, content.BlockImages: true, content.BlockCode: true,
 }
 
 func hasBlockChildren(n content.Node) bool {

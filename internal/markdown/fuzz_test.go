@@ -3,7 +3,17 @@ package markdown
 import (
 	"os"
 	"testing"
+	"time"
+
+	"github.com/foliodocs/folio/internal/markdown/mdtest"
 )
+
+// fuzzBudget is how long converting src may take in FuzzToDocument: 500 ms
+// and 10 µs a byte, ten times what the worst adversarial shape costs on a
+// loaded machine, so that only super-linear behaviour (or a hang) passes it.
+func fuzzBudget(src []byte) time.Duration {
+	return 500*time.Millisecond + time.Duration(len(src))*10*time.Microsecond
+}
 
 func FuzzToDocument(f *testing.F) {
 	for _, file := range corpus(f) {
@@ -15,8 +25,18 @@ func FuzzToDocument(f *testing.F) {
 	}
 	f.Add([]byte("{% hint style=\"info\" %}\n{% tabs %}\n{% endhint %}\n{% endtabs %}"))
 	f.Add([]byte("<details>\n<summary>x</summary>\n<details>\n"))
+	for _, kind := range mdtest.Kinds {
+		f.Add(mdtest.Adversarial(kind, 2000))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		start := time.Now()
 		doc, err := ToDocument(src, fakeResolver{})
+		// A budget in proportion to the size catches quadratic steps that
+		// small inputs hide; it is generous enough never to trip on the
+		// seed corpus that go test runs.
+		if took := time.Since(start); took > fuzzBudget(src) {
+			t.Fatalf("converting %d bytes took %v, over the %v budget", len(src), took, fuzzBudget(src))
+		}
 		if err != nil {
 			return
 		}

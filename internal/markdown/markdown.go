@@ -32,8 +32,9 @@ type LinkTarget interface {
 // ToDocument parses GitBook-flavored Markdown (GFM) into a Document that
 // passes Validate("document"). Raw HTML, footnotes and other constructs
 // without a Document equivalent are kept as paragraph text. It returns an
-// Invalid error (field "markdown") for input that is not UTF-8, or whose
-// Document would break the limits of content.Validate.
+// Invalid error (field "markdown") for input that is not UTF-8, that nests
+// more than MaxLineNesting lists or quotes on one line, or whose Document
+// would break the limits of content.Validate.
 func ToDocument(src []byte, r Resolver) (*content.Document, error) {
 	if !utf8.Valid(src) {
 		return nil, folio.FieldErrorf("markdown", "markdown must be UTF-8 text")
@@ -47,6 +48,9 @@ func ToDocument(src []byte, r Resolver) (*content.Document, error) {
 		code.Data["syntax"] = "yaml"
 		nodes = append(nodes, code)
 		text = rest
+	}
+	if err := checkNesting(text); err != nil {
+		return nil, err
 	}
 	nodes = append(nodes, c.segments(splitSegments(text))...)
 	doc := &content.Document{Object: content.ObjectDocument, Data: map[string]any{},

@@ -15,16 +15,36 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// gfm is the goldmark setup: CommonMark, GFM and inline $$math$$.
+// gfm is the goldmark setup: CommonMark, GFM and inline $$math$$. The
+// link parser is goldmark's own behind linkGuard (linkguard.go).
 var gfm = goldmark.New(
+	goldmark.WithParser(parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(inlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)),
 	goldmark.WithExtensions(extension.GFM),
 	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150))),
 )
+
+// inlineParsers returns goldmark's default inline parsers with the link
+// parser wrapped in linkGuard.
+func inlineParsers() []util.PrioritizedValue {
+	ps := parser.DefaultInlineParsers()
+	link := parser.NewLinkParser() // goldmark's one link parser
+	for i := range ps {
+		if ps[i].Value == link {
+			ps[i].Value = linkGuard{inner: link}
+		}
+	}
+	return ps
+}
 
 // converter turns segments and goldmark trees into Document nodes.
 type converter struct {
 	resolver Resolver
 	src      []byte // the source of the Markdown segment being converted
+	inAlt    bool   // converting an image's alt text
 }
 
 func (c *converter) segments(s *segment) []content.Node {
@@ -353,15 +373,23 @@ var markOrder = []struct {
 	typ string
 }{{markBold, content.MarkBold}, {markItalic, content.MarkItalic}, {markStrike, content.MarkStrikethrough}, {markCode, content.MarkCode}}
 
+// inlines returns the inline nodes of parent's children, text merged.
 func (c *converter) inlines(parent ast.Node, m marks) []content.Node {
-	var out []content.Node
-	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
-		out = appendInline(out, c.inline(n, m)...)
-	}
-	return out
+	var acc inlineAcc
+	c.inlinesTo(&acc, parent, m)
+	return acc.finish()
 }
 
-func (c *converter) inline(n ast.Node, m marks) []content.Node {
+// inlinesTo adds the inline nodes of parent's children to acc. Emphasis
+// adds to the same acc rather than returning its own nodes, so that deep
+// nesting does not copy the text once per level.
+func (c *converter) inlinesTo(acc *inlineAcc, parent ast.Node, m marks) {
+	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		c.inline(acc, n, m)
+	}
+}
+
+func (c *converter) inline(acc *inlineAcc, n ast.Node, m marks) {
 	switch n := n.(type) {
 	case *ast.Text:
 		s := unescape(n.Value(c.src))
@@ -374,9 +402,9 @@ func (c *converter) inline(n ast.Node, m marks) []content.Node {
 		case n.SoftLineBreak():
 			s += " "
 		}
-		return []content.Node{textNode(s, m)}
+		acc.add(textNode(s, m))
 	case *ast.String:
-		return []content.Node{textNode(string(n.Value), m)}
+		acc.add(textNode(string(n.Value), m))
 	case *ast.CodeSpan:
 		var b strings.Builder
 		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
@@ -387,60 +415,70 @@ func (c *converter) inline(n ast.Node, m marks) []content.Node {
 				b.Write(t.Value)
 			}
 		}
-		return []content.Node{textNode(b.String(), m|markCode)}
+		acc.add(textNode(b.String(), m|markCode))
 	case *ast.Emphasis:
 		if n.Level >= 2 {
-			return c.inlines(n, m|markBold)
+			c.inlinesTo(acc, n, m|markBold)
+			return
 		}
-		return c.inlines(n, m|markItalic)
+		c.inlinesTo(acc, n, m|markItalic)
 	case *east.Strikethrough:
-		return c.inlines(n, m|markStrike)
+		c.inlinesTo(acc, n, m|markStrike)
 	case *ast.Link:
-		return []content.Node{c.link(c.ref(unescape(n.Destination), false), c.inlines(n, m))}
+		acc.add(c.link(c.ref(unescape(n.Destination), false), c.inlines(n, m)))
 	case *ast.AutoLink:
 		url := string(n.URL(c.src))
-		return []content.Node{c.link(map[string]any{"kind": "url", "url": url}, []content.Node{textNode(string(n.Label(c.src)), m)})}
+		acc.add(c.link(map[string]any{"kind": "url", "url": url}, []content.Node{textNode(string(n.Label(c.src)), m)}))
 	case *ast.Image:
 		img := voidInline(content.InlineImage)
 		img.Data["ref"] = c.ref(unescape(n.Destination), true)
-		if alt := inlineText(c.inlines(n, 0)); alt != "" {
-			img.Data["alt"] = alt
+		// An image in an image's alt text adds nothing to that text
+		// (inlineText skips it), so its own alt is not computed: nested
+		// images would otherwise cost the square of their depth.
+		if !c.inAlt {
+			c.inAlt = true
+			if alt := inlineText(c.inlines(n, 0)); alt != "" {
+				img.Data["alt"] = alt
+			}
+			c.inAlt = false
 		}
 		if len(n.Title) > 0 {
 			img.Data["caption"] = unescape(n.Title)
 		}
-		return []content.Node{img}
+		acc.add(img)
 	case *mathNode:
 		mn := voidInline(content.InlineMath)
 		mn.Data["formula"] = n.formula
-		return []content.Node{mn}
+		acc.add(mn)
 	case *east.TaskCheckBox:
-		return nil
 	case *ast.RawHTML:
 		var b strings.Builder
 		for i := 0; i < n.Segments.Len(); i++ {
 			seg := n.Segments.At(i)
 			b.Write(seg.Value(c.src))
 		}
-		return []content.Node{textNode(strings.Join(strings.Fields(b.String()), " "), m)}
+		acc.add(textNode(strings.Join(strings.Fields(b.String()), " "), m))
+	default:
+		c.inlinesTo(acc, n, m)
 	}
-	return c.inlines(n, m)
 }
 
 // link returns a link inline; children a link cannot hold are flattened to text.
 func (c *converter) link(ref map[string]any, children []content.Node) content.Node {
-	var kept []content.Node
+	var kept inlineAcc
 	for _, ch := range children {
 		switch {
 		case ch.Object == content.ObjectText, ch.Type == content.InlineImage:
-			kept = appendInline(kept, ch)
+			kept.add(ch)
 		case ch.Type == content.InlineMath:
-			kept = appendInline(kept, textNode("$$"+ch.Data["formula"].(string)+"$$", 0))
+			kept.add(textNode("$$"+ch.Data["formula"].(string)+"$$", 0))
 		default:
-			kept = appendInline(kept, ch.Nodes...)
+			for _, g := range ch.Nodes {
+				kept.add(g)
+			}
 		}
 	}
-	l := content.NewInline(content.InlineLink, kept...)
+	l := content.NewInline(content.InlineLink, kept.finish()...)
 	l.Data["ref"] = ref
 	return l
 }
@@ -541,30 +579,59 @@ func inlineText(nodes []content.Node) string {
 	return strings.TrimSpace(b.String())
 }
 
-// appendInline appends nodes, merging text into the last text node and
-// leaves with equal marks into one.
-func appendInline(out []content.Node, nodes ...content.Node) []content.Node {
-	for _, n := range nodes {
-		if n.Object != content.ObjectText {
-			out = append(out, n)
+// inlineAcc gathers inline nodes, merging adjacent text into one text node
+// and adjacent leaves with equal marks into one leaf. The leaf being built
+// is kept in a strings.Builder: a paragraph of many small pieces (a run of
+// brackets is one text per bracket) would be quadratic with string +=.
+type inlineAcc struct {
+	nodes  []content.Node
+	open   bool // a text node is being built
+	leaves []content.Leaf
+	buf    strings.Builder
+	marks  []content.Mark // marks of the leaf in buf
+}
+
+// add appends n: a text node's leaves join the text being built.
+func (a *inlineAcc) add(n content.Node) {
+	if n.Object != content.ObjectText {
+		a.endText()
+		a.nodes = append(a.nodes, n)
+		return
+	}
+	a.open = true
+	for _, l := range n.Leaves {
+		if l.Text == "" {
 			continue
 		}
-		if len(out) == 0 || out[len(out)-1].Object != content.ObjectText {
-			out = append(out, content.Node{Object: content.ObjectText})
+		if a.buf.Len() > 0 && !sameMarks(a.marks, l.Marks) {
+			a.endLeaf()
 		}
-		last := &out[len(out)-1]
-		for _, l := range n.Leaves {
-			if l.Text == "" {
-				continue
-			}
-			if k := len(last.Leaves); k > 0 && sameMarks(last.Leaves[k-1].Marks, l.Marks) {
-				last.Leaves[k-1].Text += l.Text
-				continue
-			}
-			last.Leaves = append(last.Leaves, l)
+		if a.buf.Len() == 0 {
+			a.marks = l.Marks
 		}
+		a.buf.WriteString(l.Text)
 	}
-	return out
+}
+
+func (a *inlineAcc) endLeaf() {
+	if a.buf.Len() > 0 {
+		a.leaves = append(a.leaves, content.Leaf{Object: content.ObjectLeaf, Text: a.buf.String(), Marks: a.marks})
+		a.buf.Reset()
+	}
+}
+
+func (a *inlineAcc) endText() {
+	a.endLeaf()
+	if a.open {
+		a.nodes = append(a.nodes, content.Node{Object: content.ObjectText, Leaves: a.leaves})
+		a.open, a.leaves = false, nil
+	}
+}
+
+// finish returns the nodes gathered.
+func (a *inlineAcc) finish() []content.Node {
+	a.endText()
+	return a.nodes
 }
 
 func sameMarks(a, b []content.Mark) bool {
