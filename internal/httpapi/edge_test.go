@@ -215,3 +215,40 @@ func TestOpenConnectionsAreCounted(t *testing.T) {
 		}
 	})
 }
+
+func TestImportedNULAndInvalidUTF8AreReplaced(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Edge")
+		for _, c := range []struct{ source, url string }{
+			{"markdown", "data:text/markdown,%23%20Nul%00title%0A%0ABody%20with%00nul%20and%20%FF%FE%20bytes%0A"},
+			{"html", "data:text/html,%3Ch1%3EHtml%00title%3C%2Fh1%3E%3Cp%3EBody%00%FF%3C%2Fp%3E"},
+		} {
+			s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"source": c.source, "url": c.url}).
+				WantStatus(t, 201)
+		}
+		var pages struct {
+			Pages []struct{ ID, Title string }
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+		if len(pages.Pages) != 2 {
+			t.Fatalf("pages %+v", pages.Pages)
+		}
+		for _, p := range pages.Pages {
+			if !strings.Contains(p.Title, "\uFFFD") || strings.ContainsRune(p.Title, 0) {
+				t.Errorf("title %q: NUL should read as U+FFFD", p.Title)
+			}
+			var md struct{ Markdown string }
+			s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/page/"+p.ID+"?format=markdown", nil).WantStatus(t, 200).JSON(t, &md)
+			if strings.ContainsRune(md.Markdown, 0) || !strings.Contains(md.Markdown, "\uFFFD") {
+				t.Errorf("page %q: markdown %q", p.Title, md.Markdown)
+			}
+		}
+		// The search index holds the text too.
+		var hits struct{ Items []any }
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=body", nil).WantStatus(t, 200).JSON(t, &hits)
+		if len(hits.Items) != 2 {
+			t.Fatalf("search found %d pages", len(hits.Items))
+		}
+	})
+}
