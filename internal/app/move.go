@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"github.com/foliodocs/folio"
@@ -42,8 +43,8 @@ func errInvalidPosition(why string) error {
 }
 
 // placement computes where a move puts an item: its new parent, and its
-// position among the siblings there. It renumbers the siblings when two of
-// them have no room left between them.
+// position among the siblings there, from the two siblings it goes between
+// (respace makes room when they touch).
 func placement(ctx context.Context, tx *store.Tx, ca *contentAccess, kind string, id, current folio.ID, in *MoveInput) (folio.ID, int64, error) {
 	if !in.Parent.Set && in.Position == nil {
 		return "", 0, folio.Errorf(folio.Invalid, "a move needs a parent or a position")
@@ -66,10 +67,6 @@ func placement(ctx context.Context, tx *store.Tx, ca *contentAccess, kind string
 		}
 		return "", 0, err
 	}
-	sibs, err := store.Siblings(ctx, tx, ca.OrganizationID, parent)
-	if err != nil {
-		return "", 0, err
-	}
 	var ref *Pointer
 	before := false
 	if p := in.Position; p != nil {
@@ -82,58 +79,112 @@ func placement(ctx context.Context, tx *store.Tx, ca *contentAccess, kind string
 			ref = p.After
 		}
 	}
-	others := slices.DeleteFunc(slices.Clone(sibs), func(s store.Sibling) bool { return s.ID == id })
-	idx := len(others) // at the end
-	if ref != nil {
+	// The new place is between two neighbours (lo, hi; nil for the ends),
+	// found in a few index steps: a move costs the same however many
+	// siblings the parent holds.
+	var lo, hi *store.Sibling
+	if ref == nil {
+		last, ok, err := store.Neighbour(ctx, tx, ca.OrganizationID, parent, math.MaxInt64, "", true, id)
+		if err != nil {
+			return "", 0, err
+		}
+		if ok {
+			lo = &last
+		}
+	} else {
 		if ref.Type != "space" && ref.Type != "collection" {
 			return "", 0, errInvalidPosition(`type must be "space" or "collection"`)
 		}
 		if ref.id() == id {
 			return "", 0, errInvalidPosition("an item cannot be placed next to itself")
 		}
-		i := slices.IndexFunc(others, func(s store.Sibling) bool { return s.ID == ref.id() && s.Kind == ref.Type })
-		if i < 0 {
+		r, err := store.GetSibling(ctx, tx, ca.OrganizationID, parent, ref.Type, ref.id())
+		if folio.IsNotFound(err) {
 			return "", 0, errInvalidPosition(ref.Type + " " + ref.id() + " is not in that parent")
 		}
-		idx = i
+		if err != nil {
+			return "", 0, err
+		}
+		n, ok, err := store.Neighbour(ctx, tx, ca.OrganizationID, parent, r.Position, r.ID, before, id)
+		if err != nil {
+			return "", 0, err
+		}
+		lo, hi = &n, &r
 		if !before {
-			idx = i + 1
+			lo, hi = &r, &n
+		}
+		if !ok && before {
+			lo = nil
+		} else if !ok {
+			hi = nil
 		}
 	}
-	// Nothing changes when the item is already there.
+	// Nothing changes when the item already sits between the two.
 	if parent == current {
-		if cur := slices.IndexFunc(sibs, func(s store.Sibling) bool { return s.ID == id }); cur >= 0 && cur == idx {
+		self, err := store.GetSibling(ctx, tx, ca.OrganizationID, parent, kind, id)
+		if err != nil && !folio.IsNotFound(err) {
+			return "", 0, err
+		}
+		if err == nil && (lo == nil || lo.Before(self)) && (hi == nil || self.Before(*hi)) {
 			return "", 0, errNoChange
 		}
 	}
-	pos, ok := between(others, idx)
-	if !ok {
-		for i, s := range others {
-			if err := store.Place(ctx, tx, s.Kind, s.ID, ca.OrganizationID, parent, int64(i+1)*store.PositionGap); err != nil {
-				return "", 0, err
-			}
-			others[i].Position = int64(i+1) * store.PositionGap
-		}
-		pos, _ = between(others, idx)
+	switch {
+	case lo == nil && hi == nil:
+		return parent, store.PositionGap, nil
+	case hi == nil:
+		return parent, lo.Position + store.PositionGap, nil
 	}
-	return parent, pos, nil
+	low := int64(0)
+	if lo != nil {
+		low = lo.Position
+	}
+	if hi.Position-low >= 2 {
+		return parent, low + (hi.Position-low)/2, nil
+	}
+	// No room left between the two: spread hi and the siblings after it
+	// over more room.
+	pos, err := respace(ctx, tx, ca.OrganizationID, parent, id, low, *hi)
+	return parent, pos, err
 }
 
-// between returns a position before others[idx] and after others[idx-1],
-// or false when they leave no room.
-func between(others []store.Sibling, idx int) (int64, bool) {
-	lo, hi := int64(0), int64(0)
-	if idx > 0 {
-		lo = others[idx-1].Position
+// minSpacing is the least room respace leaves between two siblings: ten
+// more moves into one gap before it is needed again.
+const minSpacing = 1 << 10
+
+// respace makes room right after position lo, which hi follows with no
+// room left: it spreads hi and the siblings after it evenly up to the
+// first sibling far enough away (or, past the last, PositionGap apart), and
+// returns the position made free. It moves only as many siblings as the
+// crowding needs (amortized a few), not the whole parent.
+func respace(ctx context.Context, tx *store.Tx, orgID, parent, id folio.ID, lo int64, hi store.Sibling) (int64, error) {
+	window := []store.Sibling{hi}
+	var end int64 // the position of the first sibling left in place
+	for end == 0 {
+		last := window[len(window)-1]
+		next, err := store.Neighbours(ctx, tx, orgID, parent, last.Position, last.ID, false, id, 64)
+		if err != nil {
+			return 0, err
+		}
+		if len(next) == 0 {
+			end = lo + int64(len(window)+2)*store.PositionGap
+			break
+		}
+		for _, n := range next {
+			if n.Position-lo >= int64(len(window)+2)*minSpacing {
+				end = n.Position
+				break
+			}
+			window = append(window, n)
+		}
 	}
-	if idx == len(others) {
-		return lo + store.PositionGap, true
+	step := (end - lo) / int64(len(window)+1)
+	for i, s := range window {
+		if err := store.Place(ctx, tx, s.Kind, s.ID, orgID, parent, lo+int64(i+2)*step-step/2); err != nil {
+			return 0, err
+		}
 	}
-	hi = others[idx].Position
-	if hi-lo < 2 {
-		return 0, false
-	}
-	return lo + (hi-lo)/2, true
+	return lo + step/2, nil
 }
 
 // MoveSpace moves a space to another parent or position in its organization.

@@ -81,10 +81,7 @@ type Sibling struct {
 // parent collection, or at an organization's top level when parent is
 // empty, in their order.
 func Siblings(ctx context.Context, t *Tx, orgID, parent folio.ID) ([]Sibling, error) {
-	cond, args := `parent_id IS NULL AND organization_id = ?`, []any{orgID}
-	if parent != "" {
-		cond, args = `parent_id = ? AND organization_id = ?`, []any{parent, orgID}
-	}
+	cond, args := siblingCond(orgID, parent)
 	var out []Sibling
 	err := t.query(ctx, `SELECT 'space', id, position FROM spaces WHERE `+cond+` AND deleted_at IS NULL
 		UNION ALL SELECT 'collection', id, position FROM collections WHERE `+cond+` ORDER BY 3, 2`,
@@ -95,6 +92,71 @@ func Siblings(ctx context.Context, t *Tx, orgID, parent folio.ID) ([]Sibling, er
 			return err
 		})
 	return out, wrap(err, "list siblings")
+}
+
+// Before reports whether s comes before o in their parent's order.
+func (s Sibling) Before(o Sibling) bool {
+	return s.Position < o.Position || s.Position == o.Position && s.ID < o.ID
+}
+
+// siblingCond is the condition on the rows of one parent (or of the top
+// level) of an organization, with its arguments.
+func siblingCond(orgID, parent folio.ID) (string, []any) {
+	if parent == "" {
+		return `parent_id IS NULL AND organization_id = ?`, []any{orgID}
+	}
+	return `parent_id = ? AND organization_id = ?`, []any{parent, orgID}
+}
+
+// GetSibling returns a space (not deleted) or collection (kind) directly in
+// a parent, or NotFound.
+func GetSibling(ctx context.Context, t *Tx, orgID, parent folio.ID, kind string, id folio.ID) (Sibling, error) {
+	cond, args := siblingCond(orgID, parent)
+	q := `SELECT position FROM collections WHERE id = ? AND ` + cond
+	if kind == "space" {
+		q = `SELECT position FROM spaces WHERE id = ? AND deleted_at IS NULL AND ` + cond
+	}
+	s := Sibling{Kind: kind, ID: id}
+	if err := t.one(ctx, q, append([]any{id}, args...), func(r *sql.Rows) error { return r.Scan(&s.Position) }); err != nil {
+		return s, notFound(err, "get sibling", kind+" not found in that parent")
+	}
+	return s, nil
+}
+
+// Neighbour returns the sibling right before (below) or right after the
+// place (position, id) in a parent's order, leaving out the item exclude,
+// in a few index steps whatever the number of siblings; false when there
+// is none.
+func Neighbour(ctx context.Context, t *Tx, orgID, parent folio.ID, position int64, id folio.ID, below bool, exclude folio.ID) (Sibling, bool, error) {
+	s, err := Neighbours(ctx, t, orgID, parent, position, id, below, exclude, 1)
+	if err != nil || len(s) == 0 {
+		return Sibling{}, false, err
+	}
+	return s[0], true, nil
+}
+
+// Neighbours returns up to n siblings from the place (position, id) down
+// (below) or up, nearest first, leaving out the item exclude.
+func Neighbours(ctx context.Context, t *Tx, orgID, parent folio.ID, position int64, id folio.ID, below bool, exclude folio.ID, n int) ([]Sibling, error) {
+	cond, args := siblingCond(orgID, parent)
+	cmp, order := `position >= ? AND (position > ? OR id > ?)`, ` ORDER BY position, id LIMIT ?`
+	if below {
+		cmp, order = `position <= ? AND (position < ? OR id < ?)`, ` ORDER BY position DESC, id DESC LIMIT ?`
+	}
+	where := cond + ` AND ` + cmp + ` AND id <> ?`
+	branch := append(append([]any{}, args...), position, position, id, exclude, n)
+	out := make([]Sibling, 0, n)
+	err := t.query(ctx, `SELECT kind, id, position FROM (
+		SELECT * FROM (SELECT 'space' AS kind, id, position FROM spaces WHERE deleted_at IS NULL AND `+where+order+`) a
+		UNION ALL
+		SELECT * FROM (SELECT 'collection' AS kind, id, position FROM collections WHERE `+where+order+`) b) n`+order,
+		append(append(branch, branch...), n), func(r *sql.Rows) error {
+			var s Sibling
+			err := r.Scan(&s.Kind, &s.ID, &s.Position)
+			out = append(out, s)
+			return err
+		})
+	return out, wrap(err, "find neighbours")
 }
 
 // Place sets the organization, parent and position of a space or collection.
