@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 
 	"github.com/foliodocs/folio"
@@ -139,18 +140,22 @@ func Neighbour(ctx context.Context, t *Tx, orgID, parent folio.ID, position int6
 // (below) or up, nearest first, leaving out the item exclude.
 func Neighbours(ctx context.Context, t *Tx, orgID, parent folio.ID, position int64, id folio.ID, below bool, exclude folio.ID, n int) ([]Sibling, error) {
 	cond, args := siblingCond(orgID, parent)
-	cmp, order := `position >= ? AND (position > ? OR id > ?)`, ` ORDER BY position, id LIMIT ?`
+	// The limit is part of the text, not an argument: PostgreSQL's generic
+	// plan for a prepared statement would not know it is small, and sort
+	// the whole level instead of reading the index in order.
+	limit := ` LIMIT ` + strconv.Itoa(n)
+	cmp, order := `position >= ? AND (position > ? OR id > ?)`, ` ORDER BY position, id`+limit
 	if below {
-		cmp, order = `position <= ? AND (position < ? OR id < ?)`, ` ORDER BY position DESC, id DESC LIMIT ?`
+		cmp, order = `position <= ? AND (position < ? OR id < ?)`, ` ORDER BY position DESC, id DESC`+limit
 	}
 	where := cond + ` AND ` + cmp + ` AND id <> ?`
-	branch := append(append([]any{}, args...), position, position, id, exclude, n)
+	branch := append(append([]any{}, args...), position, position, id, exclude)
 	out := make([]Sibling, 0, n)
 	err := t.query(ctx, `SELECT kind, id, position FROM (
 		SELECT * FROM (SELECT 'space' AS kind, id, position FROM spaces WHERE deleted_at IS NULL AND `+where+order+`) a
 		UNION ALL
 		SELECT * FROM (SELECT 'collection' AS kind, id, position FROM collections WHERE `+where+order+`) b) n`+order,
-		append(append(branch, branch...), n), func(r *sql.Rows) error {
+		append(branch, branch...), func(r *sql.Rows) error {
 			var s Sibling
 			err := r.Scan(&s.Kind, &s.ID, &s.Position)
 			out = append(out, s)
