@@ -16,25 +16,37 @@ import (
 )
 
 // gfm is the goldmark setup: CommonMark, GFM and inline $$math$$. The
-// link parser is goldmark's own behind linkGuard (linkguard.go).
+// link parser is goldmark's own behind linkGuard (linkguard.go); emphasis
+// and strikethrough are read by delimParser and matched by emphasisPass
+// (emphasis.go) in place of goldmark's parsers, so GFM is its parts
+// without extension.Strikethrough.
 var gfm = goldmark.New(
 	goldmark.WithParser(parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(inlineParsers()...),
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		parser.WithASTTransformers(util.Prioritized(emphasisPass{}, 100)),
 	)),
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150))),
+	goldmark.WithExtensions(extension.Linkify, extension.Table, extension.TaskList),
+	goldmark.WithParserOptions(parser.WithInlineParsers(
+		util.Prioritized(mathParser{}, 150),
+		// The priority extension.Strikethrough gives its parser.
+		util.Prioritized(delimParser{strike: true}, 500),
+	)),
 )
 
 // inlineParsers returns goldmark's default inline parsers with the link
-// parser wrapped in linkGuard.
+// parser wrapped in linkGuard and delimParser for the emphasis parser.
 func inlineParsers() []util.PrioritizedValue {
 	ps := parser.DefaultInlineParsers()
-	link := parser.NewLinkParser() // goldmark's one link parser
+	link := parser.NewLinkParser()         // goldmark's one link parser
+	emphasis := parser.NewEmphasisParser() // and its one emphasis parser
 	for i := range ps {
-		if ps[i].Value == link {
+		switch ps[i].Value {
+		case link:
 			ps[i].Value = linkGuard{inner: link}
+		case emphasis:
+			ps[i].Value = delimParser{}
 		}
 	}
 	return ps
