@@ -28,8 +28,13 @@ var linkLineKey = parser.NewContextKey()
 
 func (g linkGuard) Trigger() []byte { return g.inner.Trigger() }
 
+// openersKey holds the openers ("[", "![") goldmark's link parser has
+// open, as a *[]ast.Node: it closes the last one at each "]".
+var openersKey = parser.NewContextKey()
+
 func (g linkGuard) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
 	pc.Set(linkLineKey, nil)
+	pc.Set(openersKey, nil)
 	if cb, ok := g.inner.(parser.CloseBlocker); ok {
 		cb.CloseBlock(parent, block, pc)
 	}
@@ -37,12 +42,61 @@ func (g linkGuard) CloseBlock(parent ast.Node, block text.Reader, pc parser.Cont
 
 func (g linkGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
+	openers, _ := pc.Get(openersKey).(*[]ast.Node)
 	if len(line) == 0 || line[0] != ']' {
-		return g.inner.Parse(parent, block, pc)
+		n := g.inner.Parse(parent, block, pc)
+		if n != nil {
+			if openers == nil {
+				openers = new([]ast.Node)
+				pc.Set(openersKey, openers)
+			}
+			*openers = append(*openers, n)
+		}
+		return n
+	}
+	var opener, before, holder ast.Node
+	if openers != nil && len(*openers) > 0 {
+		opener = (*openers)[len(*openers)-1]
+		before, holder = opener.PreviousSibling(), opener.Parent()
 	}
 	r := &guardReader{Reader: block, lines: parent.Lines()}
 	r.blind = len(line) > 1 && line[1] == '(' && cannotLink(line, seg, block, pc)
-	return g.inner.Parse(parent, r, pc)
+	n := g.inner.Parse(parent, r, pc)
+	if opener != nil && holder != nil && opener.Parent() == nil {
+		// goldmark took the opener out: into a link, or as text when no
+		// link closed. That text stays a node of its own, between the
+		// openers before it and the text of those closed after it, and at
+		// each "]" goldmark walks every node after the opener ("[[[…]]]"
+		// made that the square of the input): join it to its neighbours.
+		*openers = (*openers)[:len(*openers)-1]
+		if n == nil {
+			joinTexts(holder, before)
+		}
+	}
+	return n
+}
+
+// joinTexts joins the texts that follow from (the first child of parent
+// when from is nil) into one where they can be: plain, adjacent in the
+// source, with no line break before the last. It looks at no more than
+// three nodes.
+func joinTexts(parent, from ast.Node) {
+	n := from
+	if n == nil {
+		n = parent.FirstChild()
+	}
+	for steps := 0; n != nil && steps < 2; steps++ {
+		t, ok := n.(*ast.Text)
+		next, ok2 := n.NextSibling().(*ast.Text)
+		if !ok || !ok2 || next.IsRaw() || !joinable(t, next.Segment) {
+			n = n.NextSibling()
+			continue
+		}
+		t.Segment = t.Segment.WithStop(next.Segment.Stop)
+		t.SetSoftLineBreak(next.SoftLineBreak())
+		t.SetHardLineBreak(next.HardLineBreak())
+		parent.RemoveChild(parent, next)
+	}
 }
 
 // guardReader is the reader the link parser gets at "]". When blind, it

@@ -16,25 +16,37 @@ import (
 )
 
 // gfm is the goldmark setup: CommonMark, GFM and inline $$math$$. The
-// link parser is goldmark's own behind linkGuard (linkguard.go).
+// link parser is goldmark's own behind linkGuard (linkguard.go); emphasis
+// and strikethrough are read by delimParser and matched by emphasisPass
+// (emphasis.go) in place of goldmark's parsers, so GFM is its parts
+// without extension.Strikethrough.
 var gfm = goldmark.New(
 	goldmark.WithParser(parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(inlineParsers()...),
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		parser.WithASTTransformers(util.Prioritized(emphasisPass{}, 100)),
 	)),
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150))),
+	goldmark.WithExtensions(extension.Linkify, extension.Table, extension.TaskList),
+	goldmark.WithParserOptions(parser.WithInlineParsers(
+		util.Prioritized(mathParser{}, 150),
+		// The priority extension.Strikethrough gives its parser.
+		util.Prioritized(delimParser{strike: true}, 500),
+	)),
 )
 
 // inlineParsers returns goldmark's default inline parsers with the link
-// parser wrapped in linkGuard.
+// parser wrapped in linkGuard and delimParser for the emphasis parser.
 func inlineParsers() []util.PrioritizedValue {
 	ps := parser.DefaultInlineParsers()
-	link := parser.NewLinkParser() // goldmark's one link parser
+	link := parser.NewLinkParser()         // goldmark's one link parser
+	emphasis := parser.NewEmphasisParser() // and its one emphasis parser
 	for i := range ps {
-		if ps[i].Value == link {
+		switch ps[i].Value {
+		case link:
 			ps[i].Value = linkGuard{inner: link}
+		case emphasis:
+			ps[i].Value = delimParser{}
 		}
 	}
 	return ps
@@ -384,9 +396,47 @@ func (c *converter) inlines(parent ast.Node, m marks) []content.Node {
 // adds to the same acc rather than returning its own nodes, so that deep
 // nesting does not copy the text once per level.
 func (c *converter) inlinesTo(acc *inlineAcc, parent ast.Node, m marks) {
-	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
-		c.inline(acc, n, m)
+	// Emphasis nests as deep as the input is long ("*a *a … a* a*"), so
+	// it is walked with a stack of its own: recursion would grow the
+	// goroutine stack by hundreds of bytes a level, copying it each time.
+	type frame struct {
+		n ast.Node
+		m marks
 	}
+	var open []frame
+	n := parent.FirstChild()
+	for {
+		for n == nil {
+			if len(open) == 0 {
+				return
+			}
+			f := open[len(open)-1]
+			open = open[:len(open)-1]
+			n, m = f.n.NextSibling(), f.m
+		}
+		if mark, ok := emphasisMark(n); ok {
+			open = append(open, frame{n, m})
+			m |= mark
+			n = n.FirstChild()
+			continue
+		}
+		c.inline(acc, n, m)
+		n = n.NextSibling()
+	}
+}
+
+// emphasisMark returns the mark an emphasis or strikethrough node adds.
+func emphasisMark(n ast.Node) (marks, bool) {
+	switch n := n.(type) {
+	case *ast.Emphasis:
+		if n.Level >= 2 {
+			return markBold, true
+		}
+		return markItalic, true
+	case *east.Strikethrough:
+		return markStrike, true
+	}
+	return 0, false
 }
 
 func (c *converter) inline(acc *inlineAcc, n ast.Node, m marks) {
@@ -416,14 +466,9 @@ func (c *converter) inline(acc *inlineAcc, n ast.Node, m marks) {
 			}
 		}
 		acc.add(textNode(b.String(), m|markCode))
-	case *ast.Emphasis:
-		if n.Level >= 2 {
-			c.inlinesTo(acc, n, m|markBold)
-			return
-		}
-		c.inlinesTo(acc, n, m|markItalic)
-	case *east.Strikethrough:
-		c.inlinesTo(acc, n, m|markStrike)
+	case *ast.Emphasis, *east.Strikethrough:
+		mark, _ := emphasisMark(n)
+		c.inlinesTo(acc, n, m|mark)
 	case *ast.Link:
 		acc.add(c.link(c.ref(unescape(n.Destination), false), c.inlines(n, m)))
 	case *ast.AutoLink:
