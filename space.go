@@ -24,6 +24,7 @@ type Space struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time
+	Comments       int // open comments on the main content, counted when read
 }
 
 // SpaceView is a space as seen by one caller.

@@ -120,4 +120,17 @@ func (s *Server) routes() {
 	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members", authed, s.updateMembersInOrganizationTeam)
 	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", authed, s.addMemberToOrganizationTeamByID)
 	s.handle("DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", authed, s.deleteMemberFromOrganizationTeamByID)
+
+	// Comments.
+	s.handle("GET /v1/spaces/{spaceId}/comments", authed, s.listComments)                                               // listCommentsInSpace
+	s.handle("POST /v1/spaces/{spaceId}/comments", authed, s.postComment)                                               // postCommentInSpace
+	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}", authed, s.getComment)                                     // getCommentInSpace
+	s.handle("PUT /v1/spaces/{spaceId}/comments/{commentId}", authed, s.updateComment)                                  // updateCommentInSpace
+	s.handle("DELETE /v1/spaces/{spaceId}/comments/{commentId}", authed, s.deleteComment)                               // deleteCommentInSpace
+	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}/replies", authed, s.listCommentReplies)                     // listCommentRepliesInSpace
+	s.handle("POST /v1/spaces/{spaceId}/comments/{commentId}/replies", authed, s.postCommentReply)                      // postCommentReplyInSpace
+	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", authed, s.getCommentReply)       // getCommentReplyInSpace
+	s.handle("PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", authed, s.updateCommentReply)    // updateCommentReplyInSpace
+	s.handle("DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", authed, s.deleteCommentReply) // deleteCommentReplyInSpace
+	s.handle("GET /v1/spaces/{spaceId}/commenters", authed, s.listCommenters)                                           // listCommentersInSpace
 }
