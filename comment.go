@@ -114,7 +114,7 @@ func CommentPerms(space SpacePermissions, author bool) CommentPermissions {
 // CommentBody is the body of a comment or reply as sent: Markdown, or a
 // Document (which is stored as its Markdown).
 type CommentBody struct {
-	Markdown *string        `json:"markdown"`
+	Markdown *string         `json:"markdown"`
 	Document json.RawMessage `json:"document"`
 }
 

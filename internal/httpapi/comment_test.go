@@ -23,8 +23,8 @@ type commentBody struct {
 			Nodes  []map[string]any
 		}
 	}
-	Replies   int
-	Repliers  []struct {
+	Replies  int
+	Repliers []struct {
 		Count     int
 		UpdatedAt string
 		User      struct{ ID string }
