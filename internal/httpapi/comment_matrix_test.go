@@ -47,7 +47,9 @@ func TestCommentMatrix(t *testing.T) {
 		freshReply := func(*apitest.Actors) string {
 			return base + "/" + byAdmin + "/replies/" + reply(a.Tokens[apitest.Comment], byAdmin, "Doomed reply")
 		}
-		reopen := func(*apitest.Actors) { s.Do(t, admin, "PUT", base+"/"+byAdmin, `{"resolved":false}`).WantStatus(t, 200) }
+		reopen := func(*apitest.Actors) {
+			s.Do(t, admin, "PUT", base+"/"+byAdmin, `{"resolved":false}`).WantStatus(t, 200)
+		}
 		unreact := func(p string) func(*apitest.Actors) {
 			return func(a *apitest.Actors) {
 				// Every actor starts without the reaction, so adding it changes something.
