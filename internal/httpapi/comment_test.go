@@ -542,3 +542,73 @@ func TestCommentResolveKeepsFirstResolver(t *testing.T) {
 		}
 	})
 }
+
+// TestCommentsStayInTheirSpace checks that a comment or reply is found only
+// under its own space and comment, and that a deleted space hides them.
+func TestCommentsStayInTheirSpace(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		one, two := newSpace(t, s, admin, org, "One"), newSpace(t, s, admin, org, "Two")
+		c := postComment(t, s, admin, one, md("Here"))
+		other := postComment(t, s, admin, one, md("Other"))
+		var r commentBody
+		s.Do(t, admin, "POST", "/v1/spaces/"+one+"/comments/"+c.ID+"/replies", md("Reply")).WantStatus(t, 200).JSON(t, &r)
+
+		s.Do(t, admin, "GET", "/v1/spaces/"+two+"/comments/"+c.ID, nil).WantError(t, 404, "comment not found")
+		s.Do(t, admin, "PUT", "/v1/spaces/"+two+"/comments/"+c.ID, `{"resolved":true}`).WantError(t, 404, "comment not found")
+		s.Do(t, admin, "GET", "/v1/spaces/"+two+"/comments/"+c.ID+"/replies", nil).WantError(t, 404, "comment not found")
+		s.Do(t, admin, "POST", "/v1/spaces/"+two+"/comments/"+c.ID+"/replies", md("x")).WantError(t, 404, "comment not found")
+		s.Do(t, admin, "GET", "/v1/spaces/"+one+"/comments/"+other.ID+"/replies/"+r.ID, nil).WantError(t, 404, "comment reply not found")
+		s.Do(t, admin, "PUT", "/v1/spaces/"+one+"/comments/"+other.ID+"/replies/"+r.ID, md("x")).WantError(t, 404, "comment reply not found")
+		// A reply is not a comment: it takes no replies of its own.
+		s.Do(t, admin, "GET", "/v1/spaces/"+one+"/comments/"+r.ID, nil).WantError(t, 404, "comment not found")
+		s.Do(t, admin, "POST", "/v1/spaces/"+one+"/comments/"+r.ID+"/replies", md("x")).WantError(t, 404, "comment not found")
+		// Deleting under the wrong space or comment deletes nothing.
+		s.Do(t, admin, "DELETE", "/v1/spaces/"+two+"/comments/"+c.ID, nil).WantStatus(t, 204)
+		s.Do(t, admin, "DELETE", "/v1/spaces/"+one+"/comments/"+other.ID+"/replies/"+r.ID, nil).WantStatus(t, 204)
+		s.Do(t, admin, "GET", "/v1/spaces/"+one+"/comments/"+c.ID+"/replies/"+r.ID, nil).WantStatus(t, 200)
+		var l commentList
+		s.Do(t, admin, "GET", "/v1/spaces/"+two+"/comments", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count != 0 {
+			t.Fatalf("space two lists %d comments", l.Count)
+		}
+
+		// A deleted space hides its comments.
+		s.Do(t, admin, "DELETE", "/v1/spaces/"+one, nil).WantStatus(t, 204)
+		s.Do(t, admin, "GET", "/v1/spaces/"+one+"/comments/"+c.ID, nil).WantError(t, 404, "space not found")
+		s.Do(t, admin, "POST", "/v1/spaces/"+one+"/comments", md("x")).WantError(t, 404, "space not found")
+	})
+}
+
+func TestListCommenters(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		u1, t1 := s.Member(t, org, folio.RoleComment)
+		u2, t2 := s.Member(t, org, folio.RoleEdit)
+		s.Member(t, org, folio.RoleEdit) // never comments
+		space, elsewhere := newSpace(t, s, admin, org, "Docs"), newSpace(t, s, admin, org, "Elsewhere")
+		c := postComment(t, s, t1, space, md("Mine"))
+		postComment(t, s, t1, space, md("Mine again"))
+		s.Do(t, t2, "POST", "/v1/spaces/"+space+"/comments/"+c.ID+"/replies", md("A reply")).WantStatus(t, 200)
+		postComment(t, s, admin, elsewhere, md("Not here"))
+
+		var l struct {
+			Count int
+			Items []struct {
+				Object string
+				User   struct{ ID string }
+			}
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/commenters", nil).WantStatus(t, 200).JSON(t, &l)
+		got := []string{}
+		for _, m := range l.Items {
+			got = append(got, m.User.ID)
+		}
+		slices.Sort(got)
+		want := []string{u1.ID, u2.ID}
+		slices.Sort(want)
+		if d := cmp.Diff(want, got); l.Count != 2 || d != "" || l.Items[0].Object != "member" {
+			t.Fatalf("commenters %d (-want +got):\n%s", l.Count, d)
+		}
+	})
+}
