@@ -24,6 +24,9 @@ type Space struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time
+	// Counts of the space's change requests (all, open, draft), computed
+	// when the space is read.
+	ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
 }
 
 // SpaceView is a space as seen by one caller.
