@@ -307,3 +307,164 @@ func TestChangeRequestNumbersUnderConcurrentCreation(t *testing.T) {
 		}
 	})
 }
+
+// importIntoCR imports Markdown into a change request (or one of its pages).
+func importIntoCR(t testing.TB, s *apitest.Server, token, space string, cr crBody, page, md string) importResult {
+	t.Helper()
+	path := crPath(space, cr) + "/content/import"
+	if page != "" {
+		path = crPath(space, cr) + "/content/page/" + page + "/import"
+	}
+	var res importResult
+	s.Do(t, token, "POST", path, map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte(md))}).
+		WantStatus(t, 201).JSON(t, &res)
+	return res
+}
+
+func pageMarkdown(t testing.TB, s *apitest.Server, token, base, page string) string {
+	t.Helper()
+	var p pageBody
+	s.Do(t, token, "GET", base+"/page/"+page+"?format=markdown", nil).WantStatus(t, 200).JSON(t, &p)
+	if p.Markdown == nil {
+		t.Fatalf("page %s has no markdown", page)
+	}
+	return *p.Markdown
+}
+
+func TestChangeRequestContent(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		importInto(t, s, admin, space, "", "markdown", []byte("# Intro\n\nHello.\n"))
+		var live revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).JSON(t, &live)
+		intro := live.Pages[0].ID
+
+		_, editor := s.Member(t, org, folio.RoleEdit)
+		var eu struct{ ID string }
+		s.Do(t, editor, "GET", "/v1/user", nil).JSON(t, &eu)
+		cr := newCR(t, s, admin, space, "Edits")
+		content := crPath(space, cr) + "/content"
+
+		// Reads of a new change request show the space's content.
+		var rev revisionBody
+		s.Do(t, admin, "GET", content, nil).WantStatus(t, 200).JSON(t, &rev)
+		if rev.ID != live.ID || len(rev.Pages) != 1 {
+			t.Fatalf("fresh change request content %+v", rev)
+		}
+
+		// Writes make new heads, parent the previous head.
+		r1 := importIntoCR(t, s, editor, space, cr, "", "# Guide\n\nHow to.\n")
+		r2 := importIntoCR(t, s, admin, space, cr, intro, "# Intro\n\nHello, changed.\n")
+		var got crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+		if got.Revision != r2.Revision || got.RevisionInitial != live.ID || got.Outdated {
+			t.Fatalf("change request after writes %+v", got)
+		}
+		s.Do(t, admin, "GET", content, nil).WantStatus(t, 200).JSON(t, &rev)
+		if rev.ID != r2.Revision || len(rev.Parents) != 1 || rev.Parents[0] != r1.Revision || len(rev.Pages) != 2 {
+			t.Fatalf("head %+v", rev)
+		}
+		var r1Rev revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+r1.Revision, nil).WantStatus(t, 200).JSON(t, &r1Rev)
+		if len(r1Rev.Parents) != 1 || r1Rev.Parents[0] != live.ID {
+			t.Fatalf("first head's parents %v", r1Rev.Parents)
+		}
+		var pages struct{ Pages []pageBody }
+		s.Do(t, admin, "GET", content+"/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+		if len(pages.Pages) != 2 || pages.Pages[1].Title != "Guide" {
+			t.Fatalf("pages %+v", pages)
+		}
+		if md := pageMarkdown(t, s, admin, content, intro); !strings.Contains(md, "Hello, changed.") {
+			t.Fatalf("page in change request: %q", md)
+		}
+		s.Do(t, admin, "GET", content+"/path/guide", nil).WantStatus(t, 200)
+		s.Do(t, admin, "GET", content+"/path/nope", nil).WantError(t, 404, "page not found")
+		var files struct{ Items []fileBody }
+		s.Do(t, admin, "GET", content+"/files", nil).WantStatus(t, 200).JSON(t, &files)
+		s.Do(t, admin, "GET", content+"/files/nope", nil).WantError(t, 404, "file not found")
+		// By number too.
+		s.Do(t, admin, "GET", fmt.Sprintf("/v1/spaces/%s/change-requests/%d/content/page/%s", space, cr.Number, intro), nil).WantStatus(t, 200)
+
+		// The live space did not change.
+		var after revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).JSON(t, &after)
+		if after.ID != live.ID || len(after.Pages) != 1 {
+			t.Fatalf("live space changed: %+v", after)
+		}
+		if md := pageMarkdown(t, s, admin, "/v1/spaces/"+space+"/content", intro); strings.Contains(md, "changed") {
+			t.Fatalf("live page changed: %q", md)
+		}
+		var hits struct{ Items []any }
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=changed", nil).WantStatus(t, 200).JSON(t, &hits)
+		if len(hits.Items) != 0 {
+			t.Fatalf("search sees change request content: %+v", hits)
+		}
+
+		// Contributors, and the list filter on them.
+		var contributors struct {
+			Count int
+			Items []struct {
+				Count      int
+				ActionType string
+				User       struct{ ID string }
+			}
+		}
+		s.Do(t, admin, "GET", crPath(space, cr)+"/contributors", nil).WantStatus(t, 200).JSON(t, &contributors)
+		if contributors.Count != 2 || contributors.Items[0].User.ID != eu.ID || contributors.Items[0].ActionType != "edit" ||
+			contributors.Items[0].Count != 1 {
+			t.Fatalf("contributors %+v", contributors)
+		}
+		if d := cmp.Diff([]string{"Edits"}, listCRs(t, s, admin, "/v1/spaces/"+space+"/change-requests?contributor="+eu.ID)); d != "" {
+			t.Fatalf("contributor filter (-want +got):\n%s", d)
+		}
+
+		// The changes from the base.
+		var changes struct {
+			Changes []struct {
+				Type       string
+				Page       struct{ ID, Title string }
+				Attributes map[string]any
+			}
+			More int
+		}
+		// Unchecked: the reference's page_edited attributes are a oneOf of
+		// three schemas that every non-empty object matches, so no answer
+		// with a page_edited change can pass its check.
+		s.DoUnchecked(t, admin, "GET", crPath(space, cr)+"/changes", nil).WantStatus(t, 200).JSON(t, &changes)
+		kinds := map[string]string{}
+		for _, c := range changes.Changes {
+			kinds[c.Page.Title] = c.Type
+		}
+		if d := cmp.Diff(map[string]string{"Guide": "page_created", "Intro": "page_edited"}, kinds); d != "" {
+			t.Fatalf("changes (-want +got):\n%s", d)
+		}
+		s.DoUnchecked(t, admin, "GET", crPath(space, cr)+"/changes?limit=1", nil).WantStatus(t, 200).JSON(t, &changes)
+		if len(changes.Changes) != 1 || changes.More != 1 {
+			t.Fatalf("limited changes %+v", changes)
+		}
+
+		// The space moving on makes the change request outdated.
+		importInto(t, s, admin, space, "", "markdown", []byte("# Live\n\nLive page.\n"))
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+		if !got.Outdated {
+			t.Fatalf("not outdated after a live write: %+v", got)
+		}
+
+		// Refusals change nothing.
+		_, reader := s.Member(t, org, folio.RoleRead)
+		s.Do(t, reader, "GET", content, nil).WantStatus(t, 200)
+		s.Do(t, reader, "POST", content+"/import", map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("x"))}).
+			WantError(t, 403, "cannot edit")
+		s.Do(t, admin, "POST", content+"/page/nope/import", map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("x"))}).
+			WantError(t, 404, "page not found")
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"status": "archived"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", content+"/import", map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("x"))}).
+			WantError(t, 409, "archived")
+		var final crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &final)
+		if final.Revision != r2.Revision {
+			t.Fatalf("refused writes moved the head: %+v", final)
+		}
+	})
+}
