@@ -121,6 +121,27 @@ func (s *Server) routes() {
 	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", authed, s.addMemberToOrganizationTeamByID)
 	s.handle("DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", authed, s.deleteMemberFromOrganizationTeamByID)
 
+	// Change requests. The content of a change request is read with the
+	// space's content handlers on the change request's head.
+	const cr = "/v1/spaces/{spaceId}/change-requests/{changeRequestId}"
+	s.handle("POST /v1/spaces/{spaceId}/change-requests", authed, s.createChangeRequest)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests", authed, s.listChangeRequestsForSpace)
+	s.handle("GET /v1/orgs/{organizationId}/change-requests", authed, s.listChangeRequestsForOrganization)
+	s.handle("GET "+cr, authed, s.getChangeRequestByID)
+	s.handle("PATCH "+cr, authed, s.updateChangeRequestByID)
+	s.handle("POST "+cr+"/merge", authed, s.mergeChangeRequest)
+	s.handle("POST "+cr+"/update", authed, s.updateChangeRequest)
+	s.handle("GET "+cr+"/changes", authed, s.getChangeRequestChanges)
+	s.handle("GET "+cr+"/contributors", authed, s.getContributorsByChangeRequestID)
+	s.handle("GET "+cr+"/content", authed, s.inChangeRequest(s.getRevision))
+	s.handle("GET "+cr+"/content/pages", authed, s.inChangeRequest(s.listPages))
+	s.handle("GET "+cr+"/content/page/{pageId}", authed, s.inChangeRequest(s.getPage))
+	s.handle("GET "+cr+"/content/path/{pagePath...}", authed, s.inChangeRequest(s.getPage))
+	s.handle("GET "+cr+"/content/files", authed, s.inChangeRequest(s.listFiles))
+	s.handle("GET "+cr+"/content/files/{fileId}", authed, s.inChangeRequest(s.getFile))
+	s.handle("POST "+cr+"/content/import", authed, s.importContentInChangeRequest)
+	s.handle("POST "+cr+"/content/page/{pageId}/import", authed, s.importContentInChangeRequest)
+
 	// Comments.
 	s.handle("GET /v1/spaces/{spaceId}/comments", authed, s.listComments)                                               // listCommentsInSpace
 	s.handle("POST /v1/spaces/{spaceId}/comments", authed, s.postComment)                                               // postCommentInSpace

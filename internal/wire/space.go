@@ -66,6 +66,7 @@ func (u URLs) NewSpace(v *folio.SpaceView) Space {
 		URLs:         ContentURLs{Location: u.API("/spaces/" + v.ID), App: u.App("/s/" + v.ID)},
 		Organization: v.OrganizationID, Parent: v.Parent, Language: v.Language, Revision: v.Revision,
 		DefaultLevel: level(v.DefaultLevel), Comments: v.Comments,
+		ChangeRequests: v.ChangeRequests, ChangeRequestsOpen: v.ChangeRequestsOpen, ChangeRequestsDraft: v.ChangeRequestsDraft,
 		Permissions: SpacePermissions{View: p.View, Access: p.Access, Admin: p.Admin, ViewInviteLinks: p.ViewInviteLinks,
 			Edit: p.Edit, TriggerGitSync: p.TriggerGitSync, Comment: p.Comment, Merge: p.Merge, Review: p.Review,
 			InstallIntegration: p.InstallIntegration},
