@@ -41,6 +41,7 @@ type ChangeRequest struct {
 	// RevisionMerged is the space's revision the merge produced.
 	RevisionMerged ID
 	MergedAt       *time.Time
+	Comments       int // open comments, counted when read
 }
 
 // Base is the space revision the change request's content is relative to:

@@ -17,36 +17,45 @@ type CommentScope struct {
 	ChangeRequest folio.ID
 }
 
-// commentThread is a space the caller may view, with what comment reads
-// need from it.
+// commentThread is a space the caller may view, and the change request
+// of the scope if any, with what comment reads need from them.
 type commentThread struct {
 	sv    *folio.SpaceView
-	scope CommentScope
+	cr    *folio.ChangeRequest // nil for the space's main content
+	scope CommentScope         // the change request by id
 	perms folio.SpacePermissions
 	// content is the content comments' page targets are read against,
 	// loaded on first use.
 	content *Content
 }
 
-// thread loads the space of a scope for the caller: NotFound when they may
-// not view it.
+// thread loads the space of a scope, and its change request (named by id
+// or number), for the caller: NotFound when they may not view the space.
+// Its scope names the change request by id, which callers use from then on.
 func (a *App) thread(ctx context.Context, tx *store.Tx, caller folio.Caller, scope CommentScope) (*commentThread, error) {
 	sv, _, err := space(ctx, tx, caller, scope.Space)
 	if err != nil {
 		return nil, err
 	}
+	th := &commentThread{sv: sv, scope: CommentScope{Space: sv.ID}, perms: sv.Permissions()}
 	if scope.ChangeRequest != "" {
-		// Change requests are not part of this server yet.
-		return nil, folio.Errorf(folio.NotFound, "change request not found")
+		if th.cr, err = store.GetChangeRequest(ctx, tx, sv.ID, scope.ChangeRequest); err != nil {
+			return nil, err
+		}
+		th.scope.ChangeRequest = th.cr.ID
 	}
-	return &commentThread{sv: sv, scope: scope, perms: sv.Permissions()}, nil
+	return th, nil
 }
 
 // currentContent returns the content page targets are checked against:
-// the space's current revision.
+// the space's current revision, or a change request's head.
 func (a *App) currentContent(ctx context.Context, tx *store.Tx, th *commentThread) (*Content, error) {
 	if th.content == nil {
-		c, err := a.contentOf(ctx, tx, th.sv, "")
+		var head folio.ID
+		if th.cr != nil {
+			head = th.cr.Revision
+		}
+		c, err := a.contentOf(ctx, tx, th.sv, head)
 		if err != nil {
 			return nil, err
 		}
@@ -156,6 +165,7 @@ func (a *App) ListComments(ctx context.Context, caller folio.Caller, scope Comme
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		cs, err := store.ListComments(ctx, tx, scope.Space, scope.ChangeRequest, f, opts)
 		if err != nil {
 			return err
@@ -178,6 +188,7 @@ func (a *App) PostComment(ctx context.Context, caller folio.Caller, scope Commen
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		if err := require(th.perms.Comment, "you cannot comment on this space"); err != nil {
 			return err
 		}
@@ -201,7 +212,7 @@ func (a *App) PostComment(ctx context.Context, caller folio.Caller, scope Commen
 		if in.Page != "" {
 			n, ok := cc.Node(in.Page)
 			if !ok {
-				return folio.FieldErrorf("page", "page %s is not in the space's current content", in.Page)
+				return folio.FieldErrorf("page", "page %s is not in the current content", in.Page)
 			}
 			c.Target.PageTitle, c.Target.PagePath = n.Page.Title, cc.Paths()[n.Page.ID]
 		}
@@ -221,6 +232,7 @@ func (a *App) GetComment(ctx context.Context, caller folio.Caller, scope Comment
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		c, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", id)
 		if err != nil {
 			return err
@@ -278,6 +290,7 @@ func (a *App) UpdateComment(ctx context.Context, caller folio.Caller, scope Comm
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		c, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", id)
 		if err != nil {
 			return err
@@ -321,6 +334,7 @@ func (a *App) deleteComment(ctx context.Context, caller folio.Caller, scope Comm
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		if parent != "" {
 			if _, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", parent); err != nil {
 				return err
@@ -348,6 +362,7 @@ func (a *App) ListReplies(ctx context.Context, caller folio.Caller, scope Commen
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		if _, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", commentID); err != nil {
 			return err
 		}
@@ -373,6 +388,7 @@ func (a *App) PostReply(ctx context.Context, caller folio.Caller, scope CommentS
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		parent, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", commentID)
 		if err != nil {
 			return err
@@ -402,6 +418,7 @@ func (a *App) GetReply(ctx context.Context, caller folio.Caller, scope CommentSc
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		if _, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", commentID); err != nil {
 			return err
 		}
@@ -423,6 +440,7 @@ func (a *App) UpdateReply(ctx context.Context, caller folio.Caller, scope Commen
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		if _, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", commentID); err != nil {
 			return err
 		}
@@ -456,6 +474,7 @@ func (a *App) ListCommenters(ctx context.Context, caller folio.Caller, scope Com
 		if err != nil {
 			return err
 		}
+		scope = th.scope
 		l, err = store.ListCommenters(ctx, tx, th.sv.OrganizationID, scope.Space, scope.ChangeRequest, opts)
 		return err
 	})

@@ -13,7 +13,7 @@ import (
 
 // changeRequest converts a change request as the caller sees it.
 func (s *Server) changeRequest(v *app.ChangeRequestView) wire.ChangeRequest {
-	return s.urls.NewChangeRequest(&v.ChangeRequest, v.Creator, v.Outdated(), 0)
+	return s.urls.NewChangeRequest(&v.ChangeRequest, v.Creator, v.Outdated(), v.Comments)
 }
 
 // createChangeRequest serves POST /spaces/{spaceId}/change-requests.

@@ -180,7 +180,7 @@ func TestCommentValidation(t *testing.T) {
 			{"body/bad document", "POST", base, `{"body":{"document":{"object":"nope"}}}`, 400, "body.document"},
 			{"node/too long", "POST", base, map[string]any{"body": map[string]any{"markdown": "x"}, "node": strings.Repeat("n", 101)}, 400, "node must be at most 100"},
 			{"node/longest", "POST", base, map[string]any{"body": map[string]any{"markdown": "x"}, "node": strings.Repeat("n", 100)}, 200, ""},
-			{"page/unknown", "POST", base, map[string]any{"body": map[string]any{"markdown": "x"}, "page": "nope"}, 400, "page nope is not in the space's current content"},
+			{"page/unknown", "POST", base, map[string]any{"body": map[string]any{"markdown": "x"}, "page": "nope"}, 400, "page nope is not in the current content"},
 			{"tableCell/partial", "POST", base, map[string]any{"body": map[string]any{"markdown": "x"}, "tableCell": map[string]any{"record": "r"}}, 400, "tableCell needs a record and a definition"},
 			{"tableCell/too long", "POST", base, map[string]any{"body": map[string]any{"markdown": "x"}, "tableCell": map[string]any{"record": strings.Repeat("r", 101), "definition": "d"}}, 400, "at most 100"},
 			{"tableCell/ok", "POST", base, map[string]any{"body": map[string]any{"markdown": "x"}, "tableCell": map[string]any{"record": "r", "definition": "d"}}, 200, ""},
@@ -609,6 +609,113 @@ func TestListCommenters(t *testing.T) {
 		slices.Sort(want)
 		if d := cmp.Diff(want, got); l.Count != 2 || d != "" || l.Items[0].Object != "member" {
 			t.Fatalf("commenters %d (-want +got):\n%s", l.Count, d)
+		}
+	})
+}
+
+func TestChangeRequestComments(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		u1, t1 := s.Member(t, org, folio.RoleComment)
+		space := newSpace(t, s, admin, org, "Docs")
+		var cr, other struct {
+			ID       string
+			Number   int
+			Comments int
+		}
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/change-requests", `{"subject":"Rework"}`).WantStatus(t, 201).JSON(t, &cr)
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/change-requests", `{"subject":"Other"}`).WantStatus(t, 201).JSON(t, &other)
+		byID := "/v1/spaces/" + space + "/change-requests/" + cr.ID
+		byNumber := "/v1/spaces/" + space + "/change-requests/" + fmt.Sprint(cr.Number)
+		// A page that only the change request holds.
+		s.Do(t, admin, "POST", byID+"/content/import", map[string]any{"source": "markdown",
+			"url": dataURL("text/markdown", []byte("# Draft\n\nNew page.\n"))}).WantStatus(t, 201)
+		var head revisionBody
+		s.Do(t, admin, "GET", byID+"/content", nil).WantStatus(t, 200).JSON(t, &head)
+		page := head.Pages[0].ID
+
+		var c commentBody
+		s.Do(t, t1, "POST", byNumber+"/comments", map[string]any{"body": map[string]any{"markdown": "On the draft"}, "page": page}).
+			WantStatus(t, 200).JSON(t, &c)
+		if c.Target.ChangeRequest != cr.ID || c.Target.Revision != head.ID || c.Target.Page == nil || c.Target.Page.Outdated ||
+			c.URLs.Location != apitest.PublicURL+byID+"/comments/"+c.ID {
+			t.Fatalf("change request comment %+v", c)
+		}
+		// The page is not in the space's main content.
+		s.Do(t, t1, "POST", "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "x"}, "page": page}).
+			WantError(t, 400, "is not in the current content")
+		postComment(t, s, admin, space, md("On the space"))
+		second := postComment(t, s, admin, space, md("Also on the space"))
+		var crSecond commentBody
+		s.Do(t, admin, "POST", byID+"/comments", md("Second")).WantStatus(t, 200).JSON(t, &crSecond)
+
+		// Each thread set lists and finds only its own.
+		count := func(path string) int {
+			var l commentList
+			s.Do(t, admin, "GET", path, nil).WantStatus(t, 200).JSON(t, &l)
+			return l.Count
+		}
+		if n, m, o := count(byID+"/comments"), count("/v1/spaces/"+space+"/comments"), count("/v1/spaces/"+space+"/change-requests/"+other.ID+"/comments"); n != 2 || m != 2 || o != 0 {
+			t.Fatalf("counts: change request %d, space %d, other change request %d", n, m, o)
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/comments/"+c.ID, nil).WantError(t, 404, "comment not found")
+		s.Do(t, admin, "GET", byID+"/comments/"+second.ID, nil).WantError(t, 404, "comment not found")
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/change-requests/"+other.ID+"/comments/"+c.ID, nil).WantError(t, 404, "comment not found")
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/change-requests/999/comments", nil).WantError(t, 404, "change request not found")
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/change-requests/nope/comments", md("x")).WantError(t, 404, "change request not found")
+
+		// Replies, filters and formats work the same way.
+		var r commentBody
+		s.Do(t, admin, "POST", byID+"/comments/"+c.ID+"/replies?format=document", md("Agreed")).WantStatus(t, 200).JSON(t, &r)
+		if r.Body.Document == nil || r.URLs.Location != apitest.PublicURL+byID+"/comments/"+c.ID+"/replies/"+r.ID {
+			t.Fatalf("change request reply %+v", r)
+		}
+		s.Do(t, admin, "GET", byNumber+"/comments/"+c.ID+"/replies/"+r.ID, nil).WantStatus(t, 200)
+		if n := count(byNumber + "/comments?targetPage=" + page + "&authors=" + u1.ID); n != 1 {
+			t.Fatalf("filtered change request comments: %d", n)
+		}
+
+		// The change request counts its open comments; the space its own.
+		crComments := func() int {
+			var got struct{ Comments int }
+			s.Do(t, admin, "GET", byID, nil).WantStatus(t, 200).JSON(t, &got)
+			return got.Comments
+		}
+		spaceComments := func() int {
+			var got struct{ Comments int }
+			s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200).JSON(t, &got)
+			return got.Comments
+		}
+		if n, m := crComments(), spaceComments(); n != 2 || m != 2 {
+			t.Fatalf("open comments: change request %d, space %d", n, m)
+		}
+		s.Do(t, t1, "PUT", byNumber+"/comments/"+c.ID, `{"resolved":true}`).WantStatus(t, 200)
+		s.Do(t, admin, "DELETE", byID+"/comments/"+crSecond.ID, nil).WantStatus(t, 204)
+		if n, m := crComments(), spaceComments(); n != 0 || m != 2 {
+			t.Fatalf("after resolving and deleting: change request %d, space %d", n, m)
+		}
+		var list struct {
+			Items []struct {
+				ID       string
+				Comments int
+			}
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/change-requests?status=open", nil).WantStatus(t, 200).JSON(t, &list)
+		for _, it := range list.Items {
+			if it.Comments != 0 {
+				t.Fatalf("listed change request %s counts %d", it.ID, it.Comments)
+			}
+		}
+
+		// Commenters of the change request: the two who wrote in it.
+		var cm struct{ Count int }
+		s.Do(t, admin, "GET", byNumber+"/commenters", nil).WantStatus(t, 200).JSON(t, &cm)
+		if cm.Count != 2 {
+			t.Fatalf("change request commenters: %d", cm.Count)
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/change-requests/"+other.ID+"/commenters", nil).WantStatus(t, 200).JSON(t, &cm)
+		if cm.Count != 0 {
+			t.Fatalf("other change request commenters: %d", cm.Count)
 		}
 	})
 }

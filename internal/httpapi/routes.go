@@ -142,16 +142,25 @@ func (s *Server) routes() {
 	s.handle("POST "+cr+"/content/import", authed, s.importContentInChangeRequest)
 	s.handle("POST "+cr+"/content/page/{pageId}/import", authed, s.importContentInChangeRequest)
 
-	// Comments.
-	s.handle("GET /v1/spaces/{spaceId}/comments", authed, s.listComments)                                               // listCommentsInSpace
-	s.handle("POST /v1/spaces/{spaceId}/comments", authed, s.postComment)                                               // postCommentInSpace
-	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}", authed, s.getComment)                                     // getCommentInSpace
-	s.handle("PUT /v1/spaces/{spaceId}/comments/{commentId}", authed, s.updateComment)                                  // updateCommentInSpace
-	s.handle("DELETE /v1/spaces/{spaceId}/comments/{commentId}", authed, s.deleteComment)                               // deleteCommentInSpace
-	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}/replies", authed, s.listCommentReplies)                     // listCommentRepliesInSpace
-	s.handle("POST /v1/spaces/{spaceId}/comments/{commentId}/replies", authed, s.postCommentReply)                      // postCommentReplyInSpace
-	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", authed, s.getCommentReply)       // getCommentReplyInSpace
-	s.handle("PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", authed, s.updateCommentReply)    // updateCommentReplyInSpace
-	s.handle("DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", authed, s.deleteCommentReply) // deleteCommentReplyInSpace
-	s.handle("GET /v1/spaces/{spaceId}/commenters", authed, s.listCommenters)                                           // listCommentersInSpace
+	// Comments: of the space's main content and of each change request
+	// (named by id or number), with the same handlers. The operationIds are
+	// listCommentsInSpace, postCommentInSpace, getCommentInSpace,
+	// updateCommentInSpace, deleteCommentInSpace, listCommentRepliesInSpace,
+	// postCommentReplyInSpace, getCommentReplyInSpace,
+	// updateCommentReplyInSpace, deleteCommentReplyInSpace and
+	// listCommentersInSpace, and the same ending in InChangeRequest.
+	for _, base := range []string{"/v1/spaces/{spaceId}", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}"} {
+		c := base + "/comments"
+		s.handle("GET "+c, authed, s.listComments)
+		s.handle("POST "+c, authed, s.postComment)
+		s.handle("GET "+c+"/{commentId}", authed, s.getComment)
+		s.handle("PUT "+c+"/{commentId}", authed, s.updateComment)
+		s.handle("DELETE "+c+"/{commentId}", authed, s.deleteComment)
+		s.handle("GET "+c+"/{commentId}/replies", authed, s.listCommentReplies)
+		s.handle("POST "+c+"/{commentId}/replies", authed, s.postCommentReply)
+		s.handle("GET "+c+"/{commentId}/replies/{commentReplyId}", authed, s.getCommentReply)
+		s.handle("PUT "+c+"/{commentId}/replies/{commentReplyId}", authed, s.updateCommentReply)
+		s.handle("DELETE "+c+"/{commentId}/replies/{commentReplyId}", authed, s.deleteCommentReply)
+		s.handle("GET "+base+"/commenters", authed, s.listCommenters)
+	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 const changeRequestColumns = `cr.id, cr.space_id, cr.number, cr.status, cr.subject, cr.description, cr.created_by,
-	cr.created_at, cr.updated_at, cr.revision_initial, cr.revision, cr.revision_merged_ancestor, cr.revision_merged, cr.merged_at`
+	cr.created_at, cr.updated_at, cr.revision_initial, cr.revision, cr.revision_merged_ancestor, cr.revision_merged, cr.merged_at,
+	(SELECT COUNT(*) FROM comments c WHERE c.change_request_id = cr.id AND c.status = 'open' AND c.parent_id IS NULL)`
 
 func scanChangeRequest(rows *sql.Rows, c *folio.ChangeRequest) error {
 	var (
@@ -18,7 +19,7 @@ func scanChangeRequest(rows *sql.Rows, c *folio.ChangeRequest) error {
 		merged           sql.NullInt64
 	)
 	err := rows.Scan(&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &desc, &c.CreatedBy, &created, &updated,
-		&c.RevisionInitial, &c.Revision, &c.RevisionMergedAncestor, &c.RevisionMerged, &merged)
+		&c.RevisionInitial, &c.Revision, &c.RevisionMergedAncestor, &c.RevisionMerged, &merged, &c.Comments)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@
 CREATE TABLE comments (
     id                TEXT PRIMARY KEY,
     space_id          TEXT NOT NULL REFERENCES spaces (id) ON DELETE CASCADE,
-    change_request_id TEXT,
+    change_request_id TEXT REFERENCES change_requests (id) ON DELETE CASCADE,
     parent_id         TEXT REFERENCES comments (id) ON DELETE CASCADE,
     author_id         TEXT NOT NULL REFERENCES users (id),
     body              TEXT NOT NULL,
@@ -25,7 +25,7 @@ CREATE TABLE comments (
     edited_at         BIGINT
 );
 CREATE INDEX comments_space ON comments (space_id, change_request_id, posted_at, id) WHERE parent_id IS NULL;
-CREATE INDEX comments_change_request ON comments (change_request_id, posted_at, id) WHERE parent_id IS NULL;
+CREATE INDEX comments_change_request ON comments (change_request_id, status) WHERE parent_id IS NULL;
 CREATE INDEX comments_open ON comments (space_id, status) WHERE parent_id IS NULL;
 CREATE INDEX comments_parent ON comments (parent_id, posted_at, id);
 
