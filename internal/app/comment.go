@@ -323,7 +323,8 @@ func (a *App) UpdateComment(ctx context.Context, caller folio.Caller, scope Comm
 }
 
 // DeleteComment deletes a comment with its replies: its author or a space
-// admin. A comment that does not exist answers as deleted.
+// admin. A comment that does not exist answers as deleted, once the caller
+// may view the space.
 func (a *App) DeleteComment(ctx context.Context, caller folio.Caller, scope CommentScope, id folio.ID) error {
 	return a.deleteComment(ctx, caller, scope, "", id)
 }
@@ -335,11 +336,7 @@ func (a *App) deleteComment(ctx context.Context, caller folio.Caller, scope Comm
 			return err
 		}
 		scope = th.scope
-		if parent != "" {
-			if _, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", parent); err != nil {
-				return err
-			}
-		}
+		// A reply whose comment is gone went with it: both answer as deleted.
 		c, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, parent, id)
 		if folio.IsNotFound(err) {
 			return nil
