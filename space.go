@@ -24,6 +24,10 @@ type Space struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time
+	// Counts of the space's change requests (all, open, draft), computed
+	// when the space is read.
+	ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
+	Comments                                                int // open comments on the main content, counted when read
 }
 
 // SpaceView is a space as seen by one caller.

@@ -381,6 +381,7 @@ func (a *App) DuplicateSpace(ctx context.Context, caller folio.Caller, id folio.
 		}
 		s := sv.Space
 		s.ID, s.Revision, s.CreatedAt, s.UpdatedAt, s.DeletedAt = folio.NewID(), folio.NewID(), tx.Now, tx.Now, nil
+		s.Comments = 0 // comments stay with the original
 		s.Title = copyTitle(s.Title)
 		if err := store.CreateSpace(ctx, tx, &s); err != nil {
 			return err

@@ -120,4 +120,47 @@ func (s *Server) routes() {
 	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members", authed, s.updateMembersInOrganizationTeam)
 	s.handle("PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", authed, s.addMemberToOrganizationTeamByID)
 	s.handle("DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", authed, s.deleteMemberFromOrganizationTeamByID)
+
+	// Change requests. The content of a change request is read with the
+	// space's content handlers on the change request's head.
+	const cr = "/v1/spaces/{spaceId}/change-requests/{changeRequestId}"
+	s.handle("POST /v1/spaces/{spaceId}/change-requests", authed, s.createChangeRequest)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests", authed, s.listChangeRequestsForSpace)
+	s.handle("GET /v1/orgs/{organizationId}/change-requests", authed, s.listChangeRequestsForOrganization)
+	s.handle("GET "+cr, authed, s.getChangeRequestByID)
+	s.handle("PATCH "+cr, authed, s.updateChangeRequestByID)
+	s.handle("POST "+cr+"/merge", authed, s.mergeChangeRequest)
+	s.handle("POST "+cr+"/update", authed, s.updateChangeRequest)
+	s.handle("GET "+cr+"/changes", authed, s.getChangeRequestChanges)
+	s.handle("GET "+cr+"/contributors", authed, s.getContributorsByChangeRequestID)
+	s.handle("GET "+cr+"/content", authed, s.inChangeRequest(s.getRevision))
+	s.handle("GET "+cr+"/content/pages", authed, s.inChangeRequest(s.listPages))
+	s.handle("GET "+cr+"/content/page/{pageId}", authed, s.inChangeRequest(s.getPage))
+	s.handle("GET "+cr+"/content/path/{pagePath...}", authed, s.inChangeRequest(s.getPage))
+	s.handle("GET "+cr+"/content/files", authed, s.inChangeRequest(s.listFiles))
+	s.handle("GET "+cr+"/content/files/{fileId}", authed, s.inChangeRequest(s.getFile))
+	s.handle("POST "+cr+"/content/import", authed, s.importContentInChangeRequest)
+	s.handle("POST "+cr+"/content/page/{pageId}/import", authed, s.importContentInChangeRequest)
+
+	// Comments: of the space's main content and of each change request
+	// (named by id or number), with the same handlers. The operationIds are
+	// listCommentsInSpace, postCommentInSpace, getCommentInSpace,
+	// updateCommentInSpace, deleteCommentInSpace, listCommentRepliesInSpace,
+	// postCommentReplyInSpace, getCommentReplyInSpace,
+	// updateCommentReplyInSpace, deleteCommentReplyInSpace and
+	// listCommentersInSpace, and the same ending in InChangeRequest.
+	for _, base := range []string{"/v1/spaces/{spaceId}", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}"} {
+		c := base + "/comments"
+		s.handle("GET "+c, authed, s.listComments)
+		s.handle("POST "+c, authed, s.postComment)
+		s.handle("GET "+c+"/{commentId}", authed, s.getComment)
+		s.handle("PUT "+c+"/{commentId}", authed, s.updateComment)
+		s.handle("DELETE "+c+"/{commentId}", authed, s.deleteComment)
+		s.handle("GET "+c+"/{commentId}/replies", authed, s.listCommentReplies)
+		s.handle("POST "+c+"/{commentId}/replies", authed, s.postCommentReply)
+		s.handle("GET "+c+"/{commentId}/replies/{commentReplyId}", authed, s.getCommentReply)
+		s.handle("PUT "+c+"/{commentId}/replies/{commentReplyId}", authed, s.updateCommentReply)
+		s.handle("DELETE "+c+"/{commentId}/replies/{commentReplyId}", authed, s.deleteCommentReply)
+		s.handle("GET "+base+"/commenters", authed, s.listCommenters)
+	}
 }

@@ -11,7 +11,12 @@ import (
 )
 
 const spaceColumns = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.language, s.edit_mode, s.default_level,
-	s.merge_rules, s.visibility, s.revision, s.position, s.created_at, s.updated_at, s.deleted_at`
+	s.merge_rules, s.visibility, s.revision, s.position, s.created_at, s.updated_at, s.deleted_at,
+	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id),
+	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'open'),
+	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'draft'),
+	(SELECT COUNT(*) FROM comments c WHERE c.space_id = s.id AND c.status = 'open' AND c.parent_id IS NULL
+		AND c.change_request_id IS NULL)`
 
 func scanSpace(rows *sql.Rows, s *folio.Space) error {
 	var (
@@ -21,7 +26,8 @@ func scanSpace(rows *sql.Rows, s *folio.Space) error {
 		deleted          sql.NullInt64
 	)
 	err := rows.Scan(&s.ID, &s.OrganizationID, &parent, &s.Title, &s.Emoji, &s.Language, &s.EditMode, &level,
-		&rules, &s.Visibility, &s.Revision, &s.Position, &created, &updated, &deleted)
+		&rules, &s.Visibility, &s.Revision, &s.Position, &created, &updated, &deleted,
+		&s.ChangeRequests, &s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &s.Comments)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,535 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+// ChangeRequestView is a change request as a caller sees it, with what its
+// wire form needs: its space (for "outdated") and its creator.
+type ChangeRequestView struct {
+	folio.ChangeRequest
+	Space   *folio.SpaceView
+	Creator *folio.User
+}
+
+// Outdated reports whether the space moved on since the change request's
+// base.
+func (v *ChangeRequestView) Outdated() bool { return v.ChangeRequest.Outdated(v.Space.Revision) }
+
+// ChangeRequestUpdate is the body of PATCH .../change-requests/{id}.
+type ChangeRequestUpdate struct {
+	Subject     folio.Optional[string]            `json:"subject"`
+	Status      folio.Optional[string]            `json:"status"`
+	Description folio.Optional[*content.Document] `json:"description"`
+}
+
+// userCache loads each user once per request.
+type userCache map[folio.ID]*folio.User
+
+func (c userCache) get(ctx context.Context, tx *store.Tx, id folio.ID) (*folio.User, error) {
+	if u, ok := c[id]; ok {
+		return u, nil
+	}
+	u, err := store.GetUser(ctx, tx, id)
+	if folio.IsNotFound(err) {
+		// A deleted user still authored what they did.
+		u, err = &folio.User{ID: id, DisplayName: "Deleted user"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c[id] = u
+	return u, nil
+}
+
+// changeRequest loads a change request of a space the caller may view, by
+// id or number.
+func changeRequest(ctx context.Context, tx *store.Tx, caller folio.Caller, spaceID folio.ID, ref string) (*folio.SpaceView, *folio.ChangeRequest, error) {
+	sv, _, err := space(ctx, tx, caller, spaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, err := store.GetChangeRequest(ctx, tx, sv.ID, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sv, cr, nil
+}
+
+func (a *App) viewChangeRequest(ctx context.Context, tx *store.Tx, users userCache, sv *folio.SpaceView, cr *folio.ChangeRequest) (*ChangeRequestView, error) {
+	u, err := users.get(ctx, tx, cr.CreatedBy)
+	if err != nil {
+		return nil, err
+	}
+	return &ChangeRequestView{ChangeRequest: *cr, Space: sv, Creator: u}, nil
+}
+
+// CreateChangeRequest forks the space's current revision into a new open
+// change request: its head is that revision, so creation costs the same
+// whatever the size of the space. Editors only; locked spaces refuse.
+func (a *App) CreateChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, in folio.NewChangeRequest) (v *ChangeRequestView, err error) {
+	if err := folio.ValidateChangeRequestSubject(in.Subject); err != nil {
+		return nil, err
+	}
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, _, err := space(ctx, tx, caller, spaceID)
+		if err != nil {
+			return err
+		}
+		if err := requireEditable(sv); err != nil {
+			return err
+		}
+		cr := &folio.ChangeRequest{ID: folio.NewID(), SpaceID: sv.ID, Status: folio.ChangeRequestOpen, Subject: in.Subject,
+			CreatedBy: caller.UserID, RevisionInitial: sv.Revision, Revision: sv.Revision}
+		if err := store.CreateChangeRequest(ctx, tx, cr); err != nil {
+			return err
+		}
+		// Re-read the space: its counts now include the new change request.
+		if sv, _, err = space(ctx, tx, caller, spaceID); err != nil {
+			return err
+		}
+		v, err = a.viewChangeRequest(ctx, tx, userCache{}, sv, cr)
+		return err
+	})
+	return v, err
+}
+
+// GetChangeRequest returns a change request of a space the caller may view,
+// by id or number.
+func (a *App) GetChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string) (v *ChangeRequestView, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		v, err = a.viewChangeRequest(ctx, tx, userCache{}, sv, cr)
+		return err
+	})
+	return v, err
+}
+
+func validateFilter(f *folio.ChangeRequestFilter) error {
+	if f.Status == "" {
+		f.Status = folio.ChangeRequestOpen
+	}
+	if !folio.ValidChangeRequestStatus(f.Status) {
+		return folio.FieldErrorf("status", "status must be one of draft, open, archived or merged")
+	}
+	return nil
+}
+
+// ListChangeRequests lists a space's change requests, newest first.
+func (a *App) ListChangeRequests(ctx context.Context, caller folio.Caller, spaceID folio.ID, f folio.ChangeRequestFilter, opts folio.ListOptions) (l folio.List[ChangeRequestView], err error) {
+	if err := validateFilter(&f); err != nil {
+		return l, err
+	}
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		sv, _, err := space(ctx, tx, caller, spaceID)
+		if err != nil {
+			return err
+		}
+		crs, err := store.ListChangeRequests(ctx, tx, store.ChangeRequestScope{Space: sv.ID}, f, opts)
+		if err != nil {
+			return err
+		}
+		l, err = a.viewChangeRequests(ctx, tx, crs, func(folio.ID) (*folio.SpaceView, error) { return sv, nil })
+		return err
+	})
+	return l, err
+}
+
+func (a *App) viewChangeRequests(ctx context.Context, tx *store.Tx, crs folio.List[folio.ChangeRequest],
+	spaceOf func(folio.ID) (*folio.SpaceView, error)) (folio.List[ChangeRequestView], error) {
+	l := folio.List[ChangeRequestView]{Count: crs.Count, Next: crs.Next, Items: make([]ChangeRequestView, 0, len(crs.Items))}
+	users := userCache{}
+	for i := range crs.Items {
+		sv, err := spaceOf(crs.Items[i].SpaceID)
+		if err != nil {
+			return l, err
+		}
+		v, err := a.viewChangeRequest(ctx, tx, users, sv, &crs.Items[i])
+		if err != nil {
+			return l, err
+		}
+		l.Items = append(l.Items, *v)
+	}
+	return l, nil
+}
+
+// ListOrganizationChangeRequests lists the change requests of every space
+// of an organization that the caller may view, newest first.
+func (a *App) ListOrganizationChangeRequests(ctx context.Context, caller folio.Caller, orgID folio.ID, f folio.ChangeRequestFilter, opts folio.ListOptions) (l folio.List[ChangeRequestView], err error) {
+	if err := validateFilter(&f); err != nil {
+		return l, err
+	}
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		ca, err := loadContentAccess(ctx, tx, caller, orgID)
+		if err != nil {
+			return err
+		}
+		scope := store.ChangeRequestScope{Org: orgID}
+		if ca.Role == folio.RoleGuest {
+			// As for the space list: guests see only the spaces granted to them.
+			if scope.Spaces, err = a.guestSpaceIDs(ctx, tx, ca, orgID); err != nil {
+				return err
+			}
+		}
+		crs, err := store.ListChangeRequests(ctx, tx, scope, f, opts)
+		if err != nil {
+			return err
+		}
+		spaces := map[folio.ID]*folio.SpaceView{}
+		l, err = a.viewChangeRequests(ctx, tx, crs, func(id folio.ID) (*folio.SpaceView, error) {
+			if sv, ok := spaces[id]; ok {
+				return sv, nil
+			}
+			s, err := store.GetSpace(ctx, tx, id)
+			if err != nil {
+				return nil, err
+			}
+			sv := &folio.SpaceView{Space: *s, CallerRole: ca.spaceRole(s)}
+			spaces[id] = sv
+			return sv, nil
+		})
+		return err
+	})
+	return l, err
+}
+
+// UpdateChangeRequest changes a change request's subject, description or
+// status (folio.ChangeRequestTransition). Editors of the space only.
+func (a *App) UpdateChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string, u ChangeRequestUpdate) (v *ChangeRequestView, err error) {
+	if u.Subject.Set {
+		if u.Subject.Null {
+			return nil, folio.FieldErrorf("subject", "subject cannot be null")
+		}
+		if err := folio.ValidateChangeRequestSubject(u.Subject.Value); err != nil {
+			return nil, err
+		}
+	}
+	if u.Status.Set {
+		if u.Status.Null || !folio.ValidChangeRequestStatus(u.Status.Value) {
+			return nil, folio.FieldErrorf("status", "status must be one of draft, open or archived")
+		}
+	}
+	var desc json.RawMessage
+	if u.Description.Present() && u.Description.Value != nil {
+		d := u.Description.Value
+		if err := d.Validate("description"); err != nil {
+			return nil, err
+		}
+		d.Normalize()
+		if desc, err = json.Marshal(d); err != nil {
+			return nil, err
+		}
+	}
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		if err := require(sv.Permissions().Edit, "you cannot edit this space's change requests"); err != nil {
+			return err
+		}
+		if u.Status.Set {
+			if err := folio.ChangeRequestTransition(cr.Status, u.Status.Value); err != nil {
+				return err
+			}
+			cr.Status = u.Status.Value
+		}
+		if u.Subject.Set {
+			cr.Subject = u.Subject.Value
+		}
+		if u.Description.Set {
+			cr.Description = desc // null clears it
+		}
+		if err := store.UpdateChangeRequest(ctx, tx, cr); err != nil {
+			return err
+		}
+		if sv, _, err = space(ctx, tx, caller, spaceID); err != nil {
+			return err
+		}
+		v, err = a.viewChangeRequest(ctx, tx, userCache{}, sv, cr)
+		return err
+	})
+	return v, err
+}
+
+// ContributorView is a contributor with their user.
+type ContributorView struct {
+	folio.Contributor
+	User *folio.User
+}
+
+// ListContributors lists the users who wrote content in a change request.
+func (a *App) ListContributors(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string) (out []ContributorView, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		_, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		cs, err := store.ListContributors(ctx, tx, cr.ID)
+		if err != nil {
+			return err
+		}
+		users := userCache{}
+		out = make([]ContributorView, 0, len(cs))
+		for _, c := range cs {
+			u, err := users.get(ctx, tx, c.UserID)
+			if err != nil {
+				return err
+			}
+			out = append(out, ContributorView{Contributor: c, User: u})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ChangeRequestHead returns the head revision of a change request the
+// caller may view, for the content reads.
+func (a *App) ChangeRequestHead(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string) (head folio.ID, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		_, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		head = cr.Revision
+		return nil
+	})
+	return head, err
+}
+
+// crBase is a change request and the content of its head, as a write in it
+// starts from.
+type crBase struct {
+	cr   *folio.ChangeRequest
+	head *Content
+}
+
+// loadChangeRequestHead reads a change request and its head's content.
+func (a *App) loadChangeRequestHead(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string) (b crBase, err error) {
+	urls, err := a.fileURLs(ctx)
+	if err != nil {
+		return b, err
+	}
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		c, err := a.contentOf(ctx, tx, sv, cr.Revision)
+		if err != nil {
+			return err
+		}
+		c.urls = urls
+		b = crBase{cr: cr, head: c}
+		return nil
+	})
+	return b, err
+}
+
+// requireChangeRequestWritable is the check of every write in a change
+// request: the space's editors, a space that is not locked, and a change
+// request that is neither merged nor archived.
+func requireChangeRequestWritable(sv *folio.SpaceView, cr *folio.ChangeRequest) error {
+	if err := requireEditable(sv); err != nil {
+		return err
+	}
+	return cr.Writable()
+}
+
+// commitChangeRequest applies an edit to a change request's head as a new
+// head revision whose parent is the previous head, and records the caller
+// as a contributor. The live space is not touched: no index changes. As
+// commit does, it rebuilds the edit when another writer moved the head
+// meanwhile.
+func (a *App) commitChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string, revisionID folio.ID,
+	build func(base *Content) (*content.Snapshot, error)) (*folio.Revision, error) {
+	for attempt := 1; ; attempt++ {
+		b, err := a.loadChangeRequestHead(ctx, caller, spaceID, ref)
+		if err != nil {
+			return nil, err
+		}
+		if err := requireChangeRequestWritable(b.head.Space, b.cr); err != nil {
+			return nil, err
+		}
+		snap, err := build(b.head)
+		if err != nil {
+			return nil, err
+		}
+		base := b.head
+		snap = ownPages(snap, base.Tree, base.rt.index().nodes)
+		baseIndex := base.rt.index().nodes
+		snap.Tree.FillSlugsEdit(base.Tree, baseIndex)
+		if err := snap.Tree.ValidateEdit(base.Tree, baseIndex); err != nil {
+			return nil, err
+		}
+		if err := a.putBlobs(ctx, snap); err != nil {
+			return nil, err
+		}
+		rev, err := a.advanceChangeRequest(ctx, caller, b, snap, revisionID, folio.RevisionEdits, nil, "", true)
+		if lostRace(err) && attempt < maxCommitAttempts {
+			if !backoff(ctx, attempt) {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		return rev, err
+	}
+}
+
+// lostRace reports whether a write failed only because another writer
+// moved the change request's head or the space's revision first (or the
+// database was busy): building again on the new state may succeed. A
+// change request merged or archived meanwhile is final.
+func lostRace(err error) bool {
+	return folio.KindOf(err) == folio.Unavailable || errors.Is(err, store.ErrChangeRequestMoved) ||
+		folio.KindOf(err) == folio.Conflict && folio.MessageOf(err) == spaceMovedMessage
+}
+
+// spaceMovedMessage is the message of store.SetSpaceRevision's Conflict.
+const spaceMovedMessage = "the space's content changed meanwhile; try again"
+
+// backoff waits a random moment that grows with the attempts; false when
+// ctx ended first.
+func backoff(ctx context.Context, attempt int) bool {
+	select {
+	case <-time.After(time.Duration(rand.Int64N(int64(attempt) * int64(5*time.Millisecond)))):
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// advanceChangeRequest stores snap as a new head of the change request in
+// b, with the previous head as first parent and extra parents after it
+// (an update's space revision); ancestor, when set, becomes the change
+// request's merged ancestor. contributed records the caller as a
+// contributor (updates from the space do not count).
+func (a *App) advanceChangeRequest(ctx context.Context, caller folio.Caller, b crBase, snap *content.Snapshot, id folio.ID,
+	typ string, extraParents []folio.ID, ancestor folio.ID, contributed bool) (rev *folio.Revision, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, cr, err := changeRequest(ctx, tx, caller, b.head.Space.ID, b.cr.ID)
+		if err != nil {
+			return err
+		}
+		if err := requireChangeRequestWritable(sv, cr); err != nil {
+			return err
+		}
+		if err := putTree(ctx, tx, b.head.Tree, snap.Tree, snap.Documents); err != nil {
+			return err
+		}
+		if id == "" {
+			id = folio.NewID()
+		}
+		rev = &folio.Revision{ID: id, SpaceID: sv.ID, TreeHash: snap.Tree.Hash().String(),
+			Parents: append([]folio.ID{b.cr.Revision}, extraParents...), Type: typ, CreatedBy: caller.UserID}
+		if err := store.CreateRevision(ctx, tx, rev); err != nil {
+			return err
+		}
+		if err := store.SetChangeRequestHead(ctx, tx, cr.ID, b.cr.Revision, rev.ID, ancestor); err != nil {
+			return err
+		}
+		if !contributed {
+			return nil
+		}
+		return store.AddContributor(ctx, tx, cr.ID, caller.UserID)
+	})
+	return rev, err
+}
+
+// ImportContentInChangeRequest imports a document or an archive fetched
+// from in.URL into a change request as its new head: at the end of its top
+// level, or into a page when pageID is set, as ImportContent does in the
+// space. The live space does not change. The import runs within the
+// request: unlike a space import, no job takes it over if the server stops.
+func (a *App) ImportContentInChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref, pageID string, in ImportInput) (*ImportResult, error) {
+	u, err := in.validate()
+	if err != nil {
+		return nil, err
+	}
+	// Check access before fetching anything on the caller's behalf.
+	b, err := a.loadChangeRequestHead(ctx, caller, spaceID, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireChangeRequestWritable(b.head.Space, b.cr); err != nil {
+		return nil, err
+	}
+	if pageID != "" {
+		if n, ok := b.head.Node(pageID); !ok || n.Page.Type == content.PageLink {
+			return nil, errPageNotFound
+		}
+	}
+	limit := int64(maxImportDocument)
+	if in.Source == "zip" {
+		limit = maxImportArchive
+	}
+	body, name, err := a.fetch(ctx, u, limit)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := parseImport(in.Source, body, name)
+	if err != nil {
+		return nil, err
+	}
+	res := &ImportResult{SpaceID: b.head.Space.ID}
+	res.Imported = len(content.Nodes(snap.Tree)) + len(snap.Tree.Files)
+	res.Total = res.Imported
+	rev, err := a.commitChangeRequest(ctx, caller, spaceID, b.cr.ID, "", func(base *Content) (*content.Snapshot, error) {
+		if pageID != "" {
+			if n, ok := base.Node(pageID); !ok || n.Page.Type == content.PageLink {
+				return nil, errPageNotFound
+			}
+		}
+		return graft(base, pageID, snap)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.RevisionID = rev.ID
+	return res, nil
+}
+
+// ChangeRequestChanges is what a change request changes: the difference
+// from its base to its head.
+type ChangeRequestChanges struct {
+	Base, Head *Content
+	Changes    []content.Change
+}
+
+// GetChangeRequestChanges lists what a change request's head changes from
+// its base: pages added, removed, moved and edited, then files.
+func (a *App) GetChangeRequestChanges(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string) (out *ChangeRequestChanges, err error) {
+	urls, err := a.fileURLs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		base, err := a.contentOf(ctx, tx, sv, cr.Base())
+		if err != nil {
+			return err
+		}
+		head, err := a.contentOf(ctx, tx, sv, cr.Revision)
+		if err != nil {
+			return err
+		}
+		base.urls, head.urls = urls, urls
+		out = &ChangeRequestChanges{Base: base, Head: head, Changes: content.Diff(base.Tree, head.Tree)}
+		return nil
+	})
+	return out, err
+}

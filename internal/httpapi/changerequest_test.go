@@ -1,0 +1,470 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/google/go-cmp/cmp"
+)
+
+type crBody struct {
+	Object, ID, Status, Subject, Space, Revision, RevisionInitial string
+	RevisionMergedAncestor, RevisionMerged                        string
+	Number                                                        int
+	Outdated                                                      bool
+	Comments                                                      int
+	CreatedBy                                                     struct{ ID string }
+	Description                                                   map[string]any
+	URLs                                                          struct{ App, Location string }
+}
+
+type spaceCounts struct {
+	Revision                                                string
+	ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
+}
+
+func newCR(t testing.TB, s *apitest.Server, token, space, subject string) crBody {
+	t.Helper()
+	var cr crBody
+	r := s.Do(t, token, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": subject}).WantStatus(t, 201)
+	r.JSON(t, &cr)
+	if r.Header.Get("Location") != cr.URLs.Location || cr.URLs.Location == "" {
+		t.Fatalf("Location %q, urls %+v", r.Header.Get("Location"), cr.URLs)
+	}
+	return cr
+}
+
+func getCounts(t testing.TB, s *apitest.Server, token, space string) spaceCounts {
+	t.Helper()
+	var c spaceCounts
+	s.Do(t, token, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200).JSON(t, &c)
+	return c
+}
+
+func crPath(space string, cr crBody) string {
+	return "/v1/spaces/" + space + "/change-requests/" + cr.ID
+}
+
+func listCRs(t testing.TB, s *apitest.Server, token, path string) []string {
+	t.Helper()
+	var l struct {
+		Count int
+		Items []crBody
+	}
+	s.Do(t, token, "GET", path, nil).WantStatus(t, 200).JSON(t, &l)
+	out := []string{}
+	for _, it := range l.Items {
+		out = append(out, it.Subject)
+	}
+	if l.Count != len(out) {
+		t.Fatalf("%s: count %d for %d items", path, l.Count, len(out))
+	}
+	return out
+}
+
+func TestChangeRequestCreateGetList(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		importInto(t, s, admin, space, "", "markdown", []byte("# Intro\n\nHello.\n"))
+		before := getCounts(t, s, admin, space)
+		if before.ChangeRequests != 0 || before.ChangeRequestsOpen != 0 {
+			t.Fatalf("counts before %+v", before)
+		}
+
+		one := newCR(t, s, admin, space, "First")
+		if one.Object != "change-request" || one.Number != 1 || one.Status != "open" || one.Space != space ||
+			one.RevisionInitial != before.Revision || one.Revision != before.Revision || one.Outdated || one.RevisionMerged != "" {
+			t.Fatalf("created %+v", one)
+		}
+		// No subject, extra properties: allowed.
+		var two crBody
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"extra": []int{1}, "agentTaskId": "x"}).
+			WantStatus(t, 201).JSON(t, &two)
+		if two.Number != 2 || two.Subject != "" {
+			t.Fatalf("second %+v", two)
+		}
+		s.DoUnchecked(t, admin, "POST", "/v1/spaces/"+space+"/change-requests", nil).WantStatus(t, 201)
+		c := getCounts(t, s, admin, space)
+		if c.ChangeRequests != 3 || c.ChangeRequestsOpen != 3 || c.ChangeRequestsDraft != 0 || c.Revision != before.Revision {
+			t.Fatalf("counts %+v", c)
+		}
+
+		// By id and by number.
+		var byNum crBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/change-requests/1", nil).WantStatus(t, 200).JSON(t, &byNum)
+		if byNum.ID != one.ID {
+			t.Fatalf("by number %+v", byNum)
+		}
+		s.Do(t, admin, "GET", crPath(space, one), nil).WantStatus(t, 200)
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/change-requests/99", nil).WantError(t, 404, "change request not found")
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/change-requests/nope", nil).WantError(t, 404, "change request not found")
+		// Another space's change request is not found through this one.
+		other := newSpace(t, s, admin, org, "Other")
+		s.Do(t, admin, "GET", "/v1/spaces/"+other+"/change-requests/"+one.ID, nil).WantError(t, 404, "change request not found")
+		if n := newCR(t, s, admin, other, "Elsewhere").Number; n != 1 {
+			t.Fatalf("numbers are per space: got %d", n)
+		}
+
+		// Validation.
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": strings.Repeat("x", 101)}).
+			WantError(t, 400, "subject")
+		s.DoUnchecked(t, admin, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": 3}).WantError(t, 400, "subject")
+
+		// Lists: newest first, status default open, filters.
+		_, editor := s.Member(t, org, folio.RoleEdit)
+		var eu struct{ ID string }
+		s.Do(t, editor, "GET", "/v1/user", nil).JSON(t, &eu)
+		newCR(t, s, editor, space, "By editor")
+		base := "/v1/spaces/" + space + "/change-requests"
+		if d := cmp.Diff([]string{"By editor", "", "", "First"}, listCRs(t, s, admin, base)); d != "" {
+			t.Fatalf("list (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{"By editor"}, listCRs(t, s, admin, base+"?creator="+eu.ID)); d != "" {
+			t.Fatalf("creator filter (-want +got):\n%s", d)
+		}
+		if got := listCRs(t, s, admin, base+"?status=draft"); len(got) != 0 {
+			t.Fatalf("drafts %v", got)
+		}
+		s.Do(t, admin, "PATCH", crPath(space, one), map[string]any{"status": "draft"}).WantStatus(t, 200)
+		if d := cmp.Diff([]string{"First"}, listCRs(t, s, admin, base+"?status=draft")); d != "" {
+			t.Fatalf("status filter (-want +got):\n%s", d)
+		}
+		if got := listCRs(t, s, admin, base+"?contributor="+eu.ID); len(got) != 0 {
+			t.Fatalf("contributor filter before any write %v", got)
+		}
+		s.DoUnchecked(t, admin, "GET", base+"?status=closed", nil).WantError(t, 400, "status")
+		// Pagination.
+		var page1 struct {
+			Count int
+			Next  struct{ Page string }
+			Items []crBody
+		}
+		s.Do(t, admin, "GET", base+"?limit=2", nil).WantStatus(t, 200).JSON(t, &page1)
+		if len(page1.Items) != 2 || page1.Count != 3 || page1.Next.Page == "" {
+			t.Fatalf("page 1 %+v", page1)
+		}
+		var page2 struct{ Items []crBody }
+		s.Do(t, admin, "GET", base+"?limit=2&page="+page1.Next.Page, nil).WantStatus(t, 200).JSON(t, &page2)
+		if len(page2.Items) != 1 || page2.Items[0].ID == page1.Items[0].ID || page2.Items[0].ID == page1.Items[1].ID {
+			t.Fatalf("page 2 %+v", page2)
+		}
+		c = getCounts(t, s, admin, space)
+		if c.ChangeRequests != 4 || c.ChangeRequestsOpen != 3 || c.ChangeRequestsDraft != 1 {
+			t.Fatalf("counts after draft %+v", c)
+		}
+
+		// The organization's list spans its spaces.
+		if d := cmp.Diff([]string{"By editor", "Elsewhere", "", ""}, listCRs(t, s, admin, "/v1/orgs/"+org+"/change-requests")); d != "" {
+			t.Fatalf("org list (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{"First"}, listCRs(t, s, admin, "/v1/orgs/"+org+"/change-requests?status=draft")); d != "" {
+			t.Fatalf("org drafts (-want +got):\n%s", d)
+		}
+		// A guest sees none of the spaces, so none of their change requests;
+		// an outsider is refused.
+		_, guest := s.Member(t, org, folio.RoleGuest)
+		if got := listCRs(t, s, guest, "/v1/orgs/"+org+"/change-requests"); len(got) != 0 {
+			t.Fatalf("guest sees %v", got)
+		}
+		_, outsider := s.User(t)
+		s.Do(t, outsider, "GET", "/v1/orgs/"+org+"/change-requests", nil).WantStatus(t, 404)
+	})
+}
+
+func TestChangeRequestPatchTransitions(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		tests := []struct {
+			from, to string
+			code     int
+			msg      string
+		}{
+			{"open", "draft", 200, ""},
+			{"open", "archived", 200, ""},
+			{"open", "open", 200, ""},
+			{"draft", "open", 200, ""},
+			{"draft", "archived", 200, ""},
+			{"archived", "open", 200, ""},
+			{"archived", "draft", 200, ""},
+			{"open", "merged", 400, "reached by merging"},
+			{"open", "closed", 400, "status must be"},
+		}
+		for _, tc := range tests {
+			cr := newCR(t, s, admin, space, tc.from+" to "+tc.to)
+			if tc.from != "open" {
+				s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"status": tc.from}).WantStatus(t, 200)
+			}
+			r := s.DoUnchecked(t, admin, "PATCH", crPath(space, cr), map[string]any{"status": tc.to})
+			if tc.code != 200 {
+				r.WantError(t, tc.code, tc.msg)
+			} else {
+				r.WantStatus(t, 200)
+			}
+			var got crBody
+			s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+			want := tc.to
+			if tc.code != 200 {
+				want = tc.from
+			}
+			if got.Status != want {
+				t.Errorf("%s → %s: status %s, want %s", tc.from, tc.to, got.Status, want)
+			}
+		}
+
+		// Subject and description.
+		cr := newCR(t, s, admin, space, "Subject")
+		doc := map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{map[string]any{"object": "block", "type": "paragraph",
+			"data": map[string]any{}, "nodes": []any{map[string]any{"object": "text", "leaves": []any{map[string]any{"object": "leaf", "text": "Why", "marks": []any{}}}}}}}}
+		var got crBody
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"subject": "New", "description": doc}).WantStatus(t, 200).JSON(t, &got)
+		if got.Subject != "New" || got.Description == nil || got.Description["object"] != "document" {
+			t.Fatalf("patched %+v", got)
+		}
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"subject": strings.Repeat("x", 101)}).WantError(t, 400, "subject")
+		s.DoUnchecked(t, admin, "PATCH", crPath(space, cr), map[string]any{"description": map[string]any{"object": "document", "data": map[string]any{},
+			"nodes": []any{map[string]any{"object": "block", "type": "nope"}}}}).WantError(t, 400, "description")
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+		if got.Subject != "New" || got.Description == nil {
+			t.Fatalf("refused patches changed %+v", got)
+		}
+		// null clears the description (folio: the reference has no way to).
+		var cleared crBody
+		s.DoUnchecked(t, admin, "PATCH", crPath(space, cr), map[string]any{"description": nil}).WantStatus(t, 200).JSON(t, &cleared)
+		if cleared.Description != nil || cleared.Subject != "New" {
+			t.Fatalf("description not cleared: %+v", cleared)
+		}
+	})
+}
+
+func TestChangeRequestRefusals(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		cr := newCR(t, s, admin, space, "Mine")
+		_, reader := s.Member(t, org, folio.RoleRead)
+		_, outsider := s.User(t)
+		_, otherAdmin := s.Org(t)
+		base := "/v1/spaces/" + space + "/change-requests"
+
+		s.Do(t, reader, "POST", base, map[string]any{"subject": "x"}).WantError(t, 403, "cannot edit")
+		s.Do(t, reader, "PATCH", crPath(space, cr), map[string]any{"status": "archived"}).WantError(t, 403, "cannot edit")
+		s.Do(t, reader, "GET", crPath(space, cr), nil).WantStatus(t, 200)
+		for _, tok := range []string{outsider, otherAdmin} {
+			s.Do(t, tok, "POST", base, map[string]any{"subject": "x"}).WantError(t, 404, "space not found")
+			s.Do(t, tok, "GET", crPath(space, cr), nil).WantError(t, 404, "space not found")
+			s.Do(t, tok, "GET", base, nil).WantError(t, 404, "space not found")
+		}
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
+		_, editor := s.Member(t, org, folio.RoleEdit)
+		for _, tok := range []string{admin, editor} {
+			s.Do(t, tok, "POST", base, map[string]any{"subject": "x"}).WantError(t, 403, "locked")
+		}
+		c := getCounts(t, s, admin, space)
+		if c.ChangeRequests != 1 {
+			t.Fatalf("refused creations counted: %+v", c)
+		}
+		var got crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+		if got.Status != "open" || got.Subject != "Mine" {
+			t.Fatalf("refused patch changed %+v", got)
+		}
+	})
+}
+
+func TestChangeRequestNumbersUnderConcurrentCreation(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		const n = 16
+		numbers := make([]int, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var cr crBody
+				s.Do(t, admin, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": fmt.Sprint(i)}).
+					WantStatus(t, 201).JSON(t, &cr)
+				numbers[i] = cr.Number
+			}()
+		}
+		wg.Wait()
+		slices.Sort(numbers)
+		for i, got := range numbers {
+			if got != i+1 {
+				t.Fatalf("numbers %v, want 1..%d each once", numbers, n)
+			}
+		}
+		if c := getCounts(t, s, admin, space); c.ChangeRequests != n || c.ChangeRequestsOpen != n {
+			t.Fatalf("counts %+v", c)
+		}
+	})
+}
+
+// importIntoCR imports Markdown into a change request (or one of its pages).
+func importIntoCR(t testing.TB, s *apitest.Server, token, space string, cr crBody, page, md string) importResult {
+	t.Helper()
+	path := crPath(space, cr) + "/content/import"
+	if page != "" {
+		path = crPath(space, cr) + "/content/page/" + page + "/import"
+	}
+	var res importResult
+	s.Do(t, token, "POST", path, map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte(md))}).
+		WantStatus(t, 201).JSON(t, &res)
+	return res
+}
+
+func pageMarkdown(t testing.TB, s *apitest.Server, token, base, page string) string {
+	t.Helper()
+	var p pageBody
+	s.Do(t, token, "GET", base+"/page/"+page+"?format=markdown", nil).WantStatus(t, 200).JSON(t, &p)
+	if p.Markdown == nil {
+		t.Fatalf("page %s has no markdown", page)
+	}
+	return *p.Markdown
+}
+
+func TestChangeRequestContent(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		importInto(t, s, admin, space, "", "markdown", []byte("# Intro\n\nHello.\n"))
+		var live revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).JSON(t, &live)
+		intro := live.Pages[0].ID
+
+		_, editor := s.Member(t, org, folio.RoleEdit)
+		var eu struct{ ID string }
+		s.Do(t, editor, "GET", "/v1/user", nil).JSON(t, &eu)
+		cr := newCR(t, s, admin, space, "Edits")
+		content := crPath(space, cr) + "/content"
+
+		// Reads of a new change request show the space's content.
+		var rev revisionBody
+		s.Do(t, admin, "GET", content, nil).WantStatus(t, 200).JSON(t, &rev)
+		if rev.ID != live.ID || len(rev.Pages) != 1 {
+			t.Fatalf("fresh change request content %+v", rev)
+		}
+
+		// Writes make new heads, parent the previous head.
+		r1 := importIntoCR(t, s, editor, space, cr, "", "# Guide\n\nHow to.\n")
+		r2 := importIntoCR(t, s, admin, space, cr, intro, "# Intro\n\nHello, changed.\n")
+		var got crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+		if got.Revision != r2.Revision || got.RevisionInitial != live.ID || got.Outdated {
+			t.Fatalf("change request after writes %+v", got)
+		}
+		s.Do(t, admin, "GET", content, nil).WantStatus(t, 200).JSON(t, &rev)
+		if rev.ID != r2.Revision || len(rev.Parents) != 1 || rev.Parents[0] != r1.Revision || len(rev.Pages) != 2 {
+			t.Fatalf("head %+v", rev)
+		}
+		var r1Rev revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+r1.Revision, nil).WantStatus(t, 200).JSON(t, &r1Rev)
+		if len(r1Rev.Parents) != 1 || r1Rev.Parents[0] != live.ID {
+			t.Fatalf("first head's parents %v", r1Rev.Parents)
+		}
+		var pages struct{ Pages []pageBody }
+		s.Do(t, admin, "GET", content+"/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+		if len(pages.Pages) != 2 || pages.Pages[1].Title != "Guide" {
+			t.Fatalf("pages %+v", pages)
+		}
+		if md := pageMarkdown(t, s, admin, content, intro); !strings.Contains(md, "Hello, changed.") {
+			t.Fatalf("page in change request: %q", md)
+		}
+		s.Do(t, admin, "GET", content+"/path/guide", nil).WantStatus(t, 200)
+		s.Do(t, admin, "GET", content+"/path/nope", nil).WantError(t, 404, "page not found")
+		var files struct{ Items []fileBody }
+		s.Do(t, admin, "GET", content+"/files", nil).WantStatus(t, 200).JSON(t, &files)
+		s.Do(t, admin, "GET", content+"/files/nope", nil).WantError(t, 404, "file not found")
+		// By number too.
+		s.Do(t, admin, "GET", fmt.Sprintf("/v1/spaces/%s/change-requests/%d/content/page/%s", space, cr.Number, intro), nil).WantStatus(t, 200)
+
+		// The live space did not change.
+		var after revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).JSON(t, &after)
+		if after.ID != live.ID || len(after.Pages) != 1 {
+			t.Fatalf("live space changed: %+v", after)
+		}
+		if md := pageMarkdown(t, s, admin, "/v1/spaces/"+space+"/content", intro); strings.Contains(md, "changed") {
+			t.Fatalf("live page changed: %q", md)
+		}
+		var hits struct{ Items []any }
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=changed", nil).WantStatus(t, 200).JSON(t, &hits)
+		if len(hits.Items) != 0 {
+			t.Fatalf("search sees change request content: %+v", hits)
+		}
+
+		// Contributors, and the list filter on them.
+		var contributors struct {
+			Count int
+			Items []struct {
+				Count      int
+				ActionType string
+				User       struct{ ID string }
+			}
+		}
+		s.Do(t, admin, "GET", crPath(space, cr)+"/contributors", nil).WantStatus(t, 200).JSON(t, &contributors)
+		if contributors.Count != 2 || contributors.Items[0].User.ID != eu.ID || contributors.Items[0].ActionType != "edit" ||
+			contributors.Items[0].Count != 1 {
+			t.Fatalf("contributors %+v", contributors)
+		}
+		if d := cmp.Diff([]string{"Edits"}, listCRs(t, s, admin, "/v1/spaces/"+space+"/change-requests?contributor="+eu.ID)); d != "" {
+			t.Fatalf("contributor filter (-want +got):\n%s", d)
+		}
+
+		// The changes from the base.
+		var changes struct {
+			Changes []struct {
+				Type       string
+				Page       struct{ ID, Title string }
+				Attributes map[string]any
+			}
+			More int
+		}
+		// Unchecked: the reference's page_edited attributes are a oneOf of
+		// three schemas that every non-empty object matches, so no answer
+		// with a page_edited change can pass its check.
+		s.DoUnchecked(t, admin, "GET", crPath(space, cr)+"/changes", nil).WantStatus(t, 200).JSON(t, &changes)
+		kinds := map[string]string{}
+		for _, c := range changes.Changes {
+			kinds[c.Page.Title] = c.Type
+		}
+		if d := cmp.Diff(map[string]string{"Guide": "page_created", "Intro": "page_edited"}, kinds); d != "" {
+			t.Fatalf("changes (-want +got):\n%s", d)
+		}
+		s.DoUnchecked(t, admin, "GET", crPath(space, cr)+"/changes?limit=1", nil).WantStatus(t, 200).JSON(t, &changes)
+		if len(changes.Changes) != 1 || changes.More != 1 {
+			t.Fatalf("limited changes %+v", changes)
+		}
+
+		// The space moving on makes the change request outdated.
+		importInto(t, s, admin, space, "", "markdown", []byte("# Live\n\nLive page.\n"))
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+		if !got.Outdated {
+			t.Fatalf("not outdated after a live write: %+v", got)
+		}
+
+		// Refusals change nothing.
+		_, reader := s.Member(t, org, folio.RoleRead)
+		s.Do(t, reader, "GET", content, nil).WantStatus(t, 200)
+		s.Do(t, reader, "POST", content+"/import", map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("x"))}).
+			WantError(t, 403, "cannot edit")
+		s.Do(t, admin, "POST", content+"/page/nope/import", map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("x"))}).
+			WantError(t, 404, "page not found")
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"status": "archived"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", content+"/import", map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("x"))}).
+			WantError(t, 409, "archived")
+		var final crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &final)
+		if final.Revision != r2.Revision {
+			t.Fatalf("refused writes moved the head: %+v", final)
+		}
+	})
+}
