@@ -381,7 +381,8 @@ func (a *App) DuplicateSpace(ctx context.Context, caller folio.Caller, id folio.
 		}
 		s := sv.Space
 		s.ID, s.Revision, s.CreatedAt, s.UpdatedAt, s.DeletedAt = folio.NewID(), folio.NewID(), tx.Now, tx.Now, nil
-		s.Comments = 0 // comments stay with the original
+		// Comments and change requests stay with the original.
+		s.Comments, s.ChangeRequests, s.ChangeRequestsOpen, s.ChangeRequestsDraft = 0, 0, 0, 0
 		s.Title = copyTitle(s.Title)
 		if err := store.CreateSpace(ctx, tx, &s); err != nil {
 			return err
