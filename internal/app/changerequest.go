@@ -533,3 +533,16 @@ func (a *App) GetChangeRequestChanges(ctx context.Context, caller folio.Caller, 
 	})
 	return out, err
 }
+
+// mergedFrom returns the change request whose merge made a revision, or
+// nil when none did.
+func (a *App) mergedFrom(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, revisionID folio.ID) (*ChangeRequestView, error) {
+	cr, err := store.GetMergedChangeRequest(ctx, tx, sv.ID, revisionID)
+	if folio.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a.viewChangeRequest(ctx, tx, userCache{}, sv, cr)
+}

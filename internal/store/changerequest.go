@@ -70,6 +70,18 @@ func GetChangeRequest(ctx context.Context, t *Tx, spaceID folio.ID, ref string) 
 	return &c, nil
 }
 
+// GetMergedChangeRequest returns the change request whose merge made a
+// revision of a space; NotFound when none did.
+func GetMergedChangeRequest(ctx context.Context, t *Tx, spaceID, revisionID folio.ID) (*folio.ChangeRequest, error) {
+	var c folio.ChangeRequest
+	err := t.one(ctx, `SELECT `+changeRequestColumns+` FROM change_requests cr WHERE cr.space_id = ? AND cr.revision_merged = ?`,
+		[]any{spaceID, revisionID}, func(r *sql.Rows) error { return scanChangeRequest(r, &c) })
+	if err != nil {
+		return nil, notFound(err, "get merged change request", "change request not found")
+	}
+	return &c, nil
+}
+
 // ChangeRequestScope is where a change request list looks: one space, or
 // the spaces of an organization that are not deleted (only Spaces when not
 // nil).
