@@ -167,7 +167,7 @@ type MergeResult struct {
 // requireMergeable is the check of a merge: the space's mergers, a space
 // that is not locked, a change request that may change and whose merge
 // rules are met.
-func (a *App) requireMergeable(ctx context.Context) func(tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
+func (a *App) requireMergeable(ctx context.Context, caller folio.Caller) func(tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
 	return func(tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
 		if sv.DeletedAt != nil {
 			return errSpaceNotFound
@@ -181,7 +181,7 @@ func (a *App) requireMergeable(ctx context.Context) func(tx *store.Tx, sv *folio
 		if err := cr.Writable(); err != nil {
 			return err
 		}
-		return a.checkMergeRules(ctx, tx, sv, cr)
+		return a.checkMergeRules(ctx, tx, caller, sv, cr)
 	}
 }
 
@@ -207,7 +207,7 @@ func (a *App) MergeChangeRequest(ctx context.Context, caller folio.Caller, space
 }
 
 func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string) (*MergeResult, error) {
-	in, err := a.loadMergeInputs(ctx, caller, spaceID, ref, a.requireMergeable(ctx))
+	in, err := a.loadMergeInputs(ctx, caller, spaceID, ref, a.requireMergeable(ctx, caller))
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.
 		if err != nil {
 			return err
 		}
-		if err := a.requireMergeable(ctx)(tx, sv, cr); err != nil {
+		if err := a.requireMergeable(ctx, caller)(tx, sv, cr); err != nil {
 			return err
 		}
 		if cr.Revision != in.cr.Revision {
@@ -317,10 +317,4 @@ func (a *App) UpdateChangeRequestFromSpace(ctx context.Context, caller folio.Cal
 		}
 		return &MergeResult{Revision: rev.ID}, nil
 	}
-}
-
-// checkMergeRules refuses the merge of a change request whose merge rules
-// are not met.
-func (a *App) checkMergeRules(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
-	return nil
 }

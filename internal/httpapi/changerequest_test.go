@@ -739,3 +739,144 @@ func TestChangeRequestRacingMerges(t *testing.T) {
 		}
 	})
 }
+
+func TestChangeRequestReviewsAndMergeRules(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		rev1, tok1 := s.Member(t, org, folio.RoleReview)
+		rev2, tok2 := s.Member(t, org, folio.RoleReview)
+		_, reader := s.Member(t, org, folio.RoleRead)
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"mergeRules": map[string]any{"type": "rules",
+			"rules": []any{map[string]any{"rule": "require_specific_reviewers", "users": []string{rev1.ID, rev2.ID}}}}}).WantStatus(t, 200)
+		cr := newCR(t, s, admin, space, "Reviewed")
+		importIntoCR(t, s, admin, space, cr, "", "# New\n\nx\n")
+		path := crPath(space, cr)
+
+		// Review requests.
+		var asked struct {
+			Users []struct {
+				Object, Kind string
+				User         struct{ ID string }
+			}
+		}
+		s.Do(t, admin, "POST", path+"/requested-reviewers", map[string]any{"users": []string{rev1.ID, rev1.ID}}).
+			WantStatus(t, 200).JSON(t, &asked)
+		if len(asked.Users) != 1 || asked.Users[0].User.ID != rev1.ID || asked.Users[0].Kind != "user" {
+			t.Fatalf("asked %+v", asked)
+		}
+		var pending struct {
+			Count int
+			Items []struct{ User struct{ ID string } }
+		}
+		s.Do(t, admin, "GET", path+"/requested-reviewers", nil).WantStatus(t, 200).JSON(t, &pending)
+		if pending.Count != 1 {
+			t.Fatalf("pending %+v", pending)
+		}
+		if d := cmp.Diff([]string{"Reviewed"}, listCRs(t, s, admin, "/v1/spaces/"+space+"/change-requests?requestedReviewer="+rev1.ID)); d != "" {
+			t.Fatalf("requestedReviewer filter (-want +got):\n%s", d)
+		}
+		_, outsider := s.User(t)
+		var outsiderUser struct{ ID string }
+		s.Do(t, outsider, "GET", "/v1/user", nil).JSON(t, &outsiderUser)
+		s.Do(t, admin, "POST", path+"/requested-reviewers", map[string]any{"users": []string{outsiderUser.ID}}).WantError(t, 400, "not a member")
+		s.Do(t, reader, "POST", path+"/requested-reviewers", map[string]any{"users": []string{rev2.ID}}).WantError(t, 403, "cannot edit")
+
+		// Nobody approved: the merge names both reviewers and changes nothing.
+		before := getCounts(t, s, admin, space)
+		s.Do(t, admin, "POST", path+"/merge", nil).WantError(t, 409, rev1.DisplayName)
+		s.Do(t, admin, "POST", path+"/merge", nil).WantError(t, 409, rev2.DisplayName)
+		if after := getCounts(t, s, admin, space); after != before {
+			t.Fatalf("refused merge changed the space")
+		}
+
+		review := func(tok, status string) {
+			t.Helper()
+			s.Do(t, tok, "POST", path+"/reviews", map[string]any{"status": status}).WantStatus(t, 201)
+		}
+		review(tok1, "approved")
+		s.Do(t, admin, "GET", path+"/requested-reviewers", nil).WantStatus(t, 200).JSON(t, &pending)
+		if pending.Count != 0 {
+			t.Fatalf("answered request still pending: %+v", pending)
+		}
+		review(tok2, "changes-requested")
+		r := s.Do(t, admin, "POST", path+"/merge", nil)
+		r.WantError(t, 409, rev2.DisplayName)
+		if strings.Contains(string(r.Body), rev1.DisplayName) {
+			t.Fatalf("approver named as missing: %s", r.Body)
+		}
+		review(tok2, "approved")
+		// A new head outdates the approvals.
+		importIntoCR(t, s, admin, space, cr, "", "# Newer\n\ny\n")
+		s.Do(t, admin, "POST", path+"/merge", nil).WantError(t, 409, rev1.DisplayName)
+		var reviews struct {
+			Count int
+			Items []struct {
+				Status, Revision string
+				Outdated         bool
+				Reviewer         struct{ ID string }
+				RequestedBy      *struct{ ID string }
+			}
+		}
+		s.Do(t, admin, "GET", path+"/reviews", nil).WantStatus(t, 200).JSON(t, &reviews)
+		if reviews.Count != 3 || reviews.Items[0].RequestedBy == nil || reviews.Items[1].RequestedBy != nil {
+			t.Fatalf("reviews %+v", reviews)
+		}
+		for _, it := range reviews.Items {
+			if !it.Outdated {
+				t.Fatalf("review on an old head not outdated: %+v", reviews)
+			}
+		}
+		s.Do(t, admin, "GET", path+"/reviews?outdated=false", nil).WantStatus(t, 200).JSON(t, &reviews)
+		if reviews.Count != 0 {
+			t.Fatalf("current reviews %+v", reviews)
+		}
+		review(tok1, "approved")
+		review(tok2, "approved")
+		s.Do(t, admin, "GET", path+"/reviews?outdated=false", nil).WantStatus(t, 200).JSON(t, &reviews)
+		if reviews.Count != 2 {
+			t.Fatalf("current reviews %+v", reviews)
+		}
+
+		// Refusals.
+		s.Do(t, reader, "POST", path+"/reviews", map[string]any{"status": "approved"}).WantError(t, 403, "cannot review")
+		s.DoUnchecked(t, tok1, "POST", path+"/reviews", map[string]any{"status": "maybe"}).WantError(t, 400, "status")
+
+		s.Do(t, admin, "POST", path+"/merge", nil).WantStatus(t, 200)
+
+		// Removing a request: 205, then 204 once gone.
+		cr2 := newCR(t, s, admin, space, "Second")
+		s.Do(t, admin, "POST", crPath(space, cr2)+"/requested-reviewers", map[string]any{"users": []string{rev2.ID}}).WantStatus(t, 200)
+		s.Do(t, reader, "DELETE", crPath(space, cr2)+"/requested-reviewers/"+rev2.ID, nil).WantError(t, 403, "cannot edit")
+		s.Do(t, admin, "DELETE", crPath(space, cr2)+"/requested-reviewers/"+rev2.ID, nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", crPath(space, cr2)+"/requested-reviewers/"+rev2.ID, nil).WantStatus(t, 204)
+	})
+}
+
+func TestChangeRequestMergeRulesInherited(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		rev1, tok1 := s.Member(t, org, folio.RoleReview)
+		bypass, bypassTok := s.Member(t, org, folio.RoleEdit)
+		s.Do(t, admin, "PATCH", "/v1/orgs/"+org, map[string]any{"mergeRules": map[string]any{"type": "rules", "rules": []any{
+			map[string]any{"rule": "require_specific_reviewers", "users": []string{rev1.ID}},
+			map[string]any{"rule": "require_change_request_subject"},
+			map[string]any{"rule": "allow_bypass", "users": []string{bypass.ID}},
+		}}}).WantStatus(t, 200)
+		cr := newCR(t, s, admin, space, "")
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 409, "needs a subject")
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"subject": "Now with a subject"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 409, rev1.DisplayName)
+		s.Do(t, tok1, "POST", crPath(space, cr)+"/reviews", map[string]any{"status": "approved"}).WantStatus(t, 201)
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantStatus(t, 200)
+
+		// The bypass list merges regardless; the space's own rules win over
+		// the organization's.
+		cr2 := newCR(t, s, admin, space, "")
+		s.Do(t, bypassTok, "POST", crPath(space, cr2)+"/merge", nil).WantStatus(t, 200)
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"mergeRules": map[string]any{"type": "none"}}).WantStatus(t, 200)
+		cr3 := newCR(t, s, admin, space, "")
+		s.Do(t, admin, "POST", crPath(space, cr3)+"/merge", nil).WantStatus(t, 200)
+	})
+}
