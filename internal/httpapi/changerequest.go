@@ -411,3 +411,52 @@ func (s *Server) removeRequestedReviewerFromChangeRequest(w http.ResponseWriter,
 	}
 	return nil
 }
+
+// listChangeRequestLinks serves GET .../links and
+// .../content/page/{pageId}/links of a change request.
+func (s *Server) listChangeRequestLinks(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, stats, crBroken, err := s.app.ChangeRequestLinks(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"),
+		r.PathValue("pageId"), r.URL.Query().Get("status"), opts)
+	if err != nil {
+		return err
+	}
+	list := wire.NewList(l, func(u *app.LinkUsage) wire.LinkUsage {
+		out := wire.LinkUsage{Status: u.Status, Relation: u.Relation, Ref: u.Ref,
+			LocationReferences: make([]wire.ContentLocation, len(u.Locations))}
+		if u.Target != nil {
+			t := s.location(u.Target)
+			out.TargetReference = &t
+		}
+		for i := range u.Locations {
+			out.LocationReferences[i] = s.location(&u.Locations[i])
+		}
+		return out
+	})
+	var ws wire.LinkStats
+	ws.Total, ws.Broken.Total, ws.Broken.ChangeRequest = stats.Total, stats.Broken, crBroken
+	writeJSON(w, http.StatusOK, struct {
+		wire.List[wire.LinkUsage]
+		Stats wire.LinkStats `json:"stats"`
+	}{list, ws})
+	return nil
+}
+
+// listChangeRequestBacklinks serves the backlinks of a page or a file of
+// a change request's head.
+func (s *Server) listChangeRequestBacklinks(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.app.ChangeRequestBacklinks(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"),
+		r.PathValue("pageId"), r.PathValue("fileId"), opts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.NewList(l, s.location))
+	return nil
+}

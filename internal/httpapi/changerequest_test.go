@@ -880,3 +880,57 @@ func TestChangeRequestMergeRulesInherited(t *testing.T) {
 		s.Do(t, admin, "POST", crPath(space, cr3)+"/merge", nil).WantStatus(t, 200)
 	})
 }
+
+func TestChangeRequestLinks(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		importInto(t, s, admin, space, "", "zip", zipOf(t, map[string]string{
+			"target.md": "# Target\n\nThe page others point at.\n",
+			"source.md": "# Source\n\nSee [the target](target.md) and [a gone page](page:missingpage).\n",
+		}))
+		ids := pageIDs(t, s, admin, space)
+		cr := newCR(t, s, admin, space, "Links")
+		res := importIntoCR(t, s, admin, space, cr, "", "# New\n\nSee [the target](page:"+ids["Target"]+") and [nothing](page:nothere).\n")
+		_ = res
+		var head revisionBody
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content", nil).JSON(t, &head)
+		newPage := head.Pages[len(head.Pages)-1].ID
+
+		var l linkList
+		s.Do(t, admin, "GET", crPath(space, cr)+"/links", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Stats.Total != 3 || l.Stats.Broken.Total != 2 || l.Stats.Broken.ChangeRequest != 1 {
+			t.Fatalf("change request links %+v", l.Stats)
+		}
+		var spaceLinks linkList
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/links", nil).WantStatus(t, 200).JSON(t, &spaceLinks)
+		if spaceLinks.Stats.Total != 2 || spaceLinks.Stats.Broken.Total != 1 {
+			t.Fatalf("space links changed: %+v", spaceLinks.Stats)
+		}
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content/page/"+newPage+"/links?status=broken", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count != 1 || l.Items[0].LocationReferences[0].Page.ID != newPage {
+			t.Fatalf("page links %+v", l)
+		}
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content/page/nope/links", nil).WantError(t, 404, "page not found")
+
+		backlinks := func(path string) []string {
+			var bl struct {
+				Items []struct{ Page struct{ Title string } }
+			}
+			s.Do(t, admin, "GET", path, nil).WantStatus(t, 200).JSON(t, &bl)
+			var out []string
+			for _, it := range bl.Items {
+				out = append(out, it.Page.Title)
+			}
+			slices.Sort(out)
+			return out
+		}
+		if d := cmp.Diff([]string{"New", "Source"}, backlinks(crPath(space, cr)+"/content/page/"+ids["Target"]+"/backlinks")); d != "" {
+			t.Fatalf("change request backlinks (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{"Source"}, backlinks("/v1/spaces/"+space+"/content/page/"+ids["Target"]+"/backlinks")); d != "" {
+			t.Fatalf("space backlinks (-want +got):\n%s", d)
+		}
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content/files/nope/backlinks", nil).WantError(t, 404, "file not found")
+	})
+}
