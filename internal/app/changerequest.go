@@ -444,7 +444,11 @@ func (a *App) advanceChangeRequest(ctx context.Context, caller folio.Caller, b c
 		}
 		return store.AddContributor(ctx, tx, cr.ID, caller.UserID)
 	})
-	return rev, err
+	if err != nil {
+		return nil, err
+	}
+	a.cacheTree(b.head, snap.Tree, nil)
+	return rev, nil
 }
 
 // ImportContentInChangeRequest imports a document or an archive fetched

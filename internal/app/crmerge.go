@@ -215,7 +215,10 @@ func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.
 	if err != nil {
 		return nil, err
 	}
-	var rev *folio.Revision
+	var (
+		rev     *folio.Revision
+		changes []content.Change
+	)
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
 		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, in.cr.ID)
 		if err != nil {
@@ -242,11 +245,13 @@ func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.
 			return err
 		}
 		sv.Revision = rev.ID
-		return a.indexRevision(ctx, tx, sv, content.Diff(in.current.Tree, snap.Tree), snap.Documents)
+		changes = content.Diff(in.current.Tree, snap.Tree)
+		return a.indexRevision(ctx, tx, sv, changes, snap.Documents)
 	})
 	if err != nil {
 		return nil, err
 	}
+	a.cacheTree(in.current, snap.Tree, changes)
 	return &MergeResult{Revision: rev.ID}, nil
 }
 
@@ -317,4 +322,25 @@ func (a *App) UpdateChangeRequestFromSpace(ctx context.Context, caller folio.Cal
 		}
 		return &MergeResult{Revision: rev.ID}, nil
 	}
+}
+
+// cacheTree keeps a tree a change request write or a merge stored, derived
+// from the content it was built on: the next read of it, or the next write
+// on top of it, need not load and index it again.
+func (a *App) cacheTree(base *Content, tree *content.Tree, changes []content.Change) {
+	if changes == nil {
+		changes = content.Diff(base.Tree, tree)
+	}
+	pages := base.rt.pages
+	for _, ch := range changes {
+		switch {
+		case ch.Kind == content.Added && ch.PageID != "":
+			pages++
+		case ch.Kind == content.Removed && ch.PageID != "":
+			pages--
+		}
+	}
+	rt := newRevTree(tree, pages)
+	rt.derive(base.rt, changes)
+	a.trees.put(tree.Hash(), rt)
 }
