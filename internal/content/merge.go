@@ -26,18 +26,6 @@ type entry struct {
 	index  int
 }
 
-func index(t *Tree) map[string]entry {
-	m := map[string]entry{}
-	if t == nil {
-		return m
-	}
-	Walk(t, func(n PageNode) bool {
-		m[n.Page.ID] = entry{page: n.Page, parent: n.Parent, index: n.Index}
-		return true
-	})
-	return m
-}
-
 // pageField is one metadata field merged on its own.
 type pageField struct {
 	name string
@@ -103,9 +91,11 @@ func changedFrom(base, p entry) bool {
 // as they were in ours, so that its cost and the cost of storing it follow
 // what changed; it shares no other page with the inputs.
 func Merge(base, ours, theirs *Tree, mergeDoc func(base, ours, theirs Hash) (Hash, bool)) (*Tree, []Conflict) {
-	m := &merger{b: index(base), o: index(ours), t: index(theirs), mergeDoc: mergeDoc,
-		result: map[string]*Page{}, parent: map[string]string{}, asOurs: map[string]bool{}}
-	ids := m.allIDs(ours, theirs, base)
+	m := &merger{b: map[string]entry{}, o: map[string]entry{}, t: map[string]entry{}, mergeDoc: mergeDoc,
+		result: map[string]*Page{}, parent: map[string]string{}, asOurs: map[string]bool{}, quiet: map[string]bool{},
+		listed: map[string]bool{}}
+	var ids []string
+	m.walk([3][]*Page{topOf(ours), topOf(theirs), topOf(base)}, "", &ids)
 	for _, id := range ids {
 		m.page(id)
 	}
@@ -151,29 +141,71 @@ type merger struct {
 	// the result, so that what the merge did not change stays shared (and
 	// its hash known) instead of being copied.
 	asOurs map[string]bool
+	// quiet marks pages whose whole subtree is the same in the three trees
+	// at the same place: their descendants are not indexed, and ours'
+	// subtree is the result.
+	quiet  map[string]bool
+	listed map[string]bool // ids already in walk's list
+}
+
+// walk indexes the pages of three sibling lists of one parent (ours',
+// theirs' and base's children of the same page, or the top levels) and,
+// below each page, their children the same way; ids gets each page id
+// once. A page found in the three lists with the same subtree hash is
+// quiet: nothing below it changed on either side, so it is not walked and
+// a merge costs what changed, not the size of the trees. A page found in
+// only some of the lists (moved, added or removed) is walked in full
+// wherever it is found.
+func (m *merger) walk(lists [3][]*Page, parent string, ids *[]string) {
+	maps := [3]map[string]entry{m.o, m.t, m.b}
+	var pos [3]map[string]int
+	for k, l := range lists {
+		pos[k] = make(map[string]int, len(l))
+		for i, p := range l {
+			pos[k][p.ID] = i
+		}
+	}
+	done := map[string]bool{}
+	for _, l := range lists {
+		for _, p := range l {
+			if done[p.ID] {
+				continue
+			}
+			done[p.ID] = true
+			var pages [3]*Page
+			for k := range lists {
+				if i, ok := pos[k][p.ID]; ok {
+					pages[k] = lists[k][i]
+					maps[k][p.ID] = entry{page: pages[k], parent: parent, index: i}
+				}
+			}
+			if !m.listed[p.ID] {
+				m.listed[p.ID] = true
+				*ids = append(*ids, p.ID)
+			}
+			if pages[0] != nil && pages[1] != nil && pages[2] != nil && sameSubtree(pages[0], pages[2]) && sameSubtree(pages[1], pages[2]) {
+				m.quiet[p.ID] = true
+				continue
+			}
+			var kids [3][]*Page
+			for k, pg := range pages {
+				if pg != nil {
+					kids[k] = pg.Pages
+				}
+			}
+			m.walk(kids, p.ID, ids)
+		}
+	}
+}
+
+// sameSubtree reports whether two pages have the same subtree: the same
+// pointer, or the same hash (known for stored pages, else computed).
+func sameSubtree(a, b *Page) bool {
+	return a == b || a.Hash() == b.Hash()
 }
 
 func (m *merger) conflict(id, field, msg string) {
 	m.conflicts = append(m.conflicts, Conflict{PageID: id, Field: field, Message: msg})
-}
-
-// allIDs lists every page id once: ours' order, then theirs', then base's.
-func (m *merger) allIDs(trees ...*Tree) []string {
-	seen := map[string]bool{}
-	var ids []string
-	for _, t := range trees {
-		if t == nil {
-			continue
-		}
-		Walk(t, func(n PageNode) bool {
-			if !seen[n.Page.ID] {
-				seen[n.Page.ID] = true
-				ids = append(ids, n.Page.ID)
-			}
-			return true
-		})
-	}
-	return ids
 }
 
 func (m *merger) page(id string) {
@@ -202,6 +234,12 @@ func (m *merger) page(id string) {
 		return
 	case !inT:
 		m.keep(id, o)
+		return
+	}
+	if m.quiet[id] {
+		m.result[id] = o.page
+		m.parent[id] = o.parent
+		m.asOurs[id] = true
 		return
 	}
 	if inB && o.parent == b.parent && t.parent == b.parent && sameOwn(o.page, b.page) && sameOwn(t.page, b.page) {
@@ -442,6 +480,10 @@ func (m *merger) build(parent string) []*Page {
 	pages := make([]*Page, 0, len(ids))
 	for _, id := range ids {
 		p := m.result[id]
+		if m.quiet[id] {
+			pages = append(pages, p) // ours' page, whole
+			continue
+		}
 		p.Pages = m.build(id)
 		if o, ok := m.o[id]; ok && m.asOurs[id] && slices.Equal(p.Pages, o.page.Pages) {
 			p = o.page
