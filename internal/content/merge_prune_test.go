@@ -81,7 +81,7 @@ func TestMergeSkipsQuietSubtrees(t *testing.T) {
 			want: []string{">b:Title b", "b>b1:Title b1", ">c:Title c", "c>a:Title a", "a>a1:Title a1",
 				"a1>a11:Edited", "a1>a12:Title a12", "a>a2:Title a2"}},
 		{name: "removed subtree edited deep inside", ours: func(tr *Tree) { take(tr, "a") }, theirs: retitle("a12", "Edited"),
-			want: []string{">a:Title a", "a>a1:Title a1", "a1>a12:Edited", ">b:Title b", "b>b1:Title b1", ">c:Title c"},
+			want:      []string{">a:Title a", "a>a1:Title a1", "a1>a12:Edited", ">b:Title b", "b>b1:Title b1", ">c:Title c"},
 			conflicts: []string{"a/removed", "a1/removed", "a12/removed"}},
 	}
 	for _, tc := range tests {
