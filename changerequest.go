@@ -126,3 +126,31 @@ type Contributor struct {
 	LastAt    time.Time
 	Revisions int // revisions the user made in the change request
 }
+
+// Review statuses (ChangeRequestReviewStatus).
+const (
+	ReviewApproved         = "approved"
+	ReviewChangesRequested = "changes-requested"
+)
+
+// Review is a reviewer's verdict on a change request's head of the time.
+type Review struct {
+	ID              ID
+	ChangeRequestID ID
+	ReviewerID      ID
+	RequestedBy     ID // empty when the review was not requested
+	Status          string
+	Revision        ID // the head reviewed
+	Comment         json.RawMessage
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+// RequestedReviewer is a user asked to review a change request.
+type RequestedReviewer struct {
+	ChangeRequestID ID
+	UserID          ID
+	RequestedBy     ID
+	Revision        ID // the head when asked
+	CreatedAt       time.Time
+}

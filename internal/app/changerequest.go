@@ -444,7 +444,11 @@ func (a *App) advanceChangeRequest(ctx context.Context, caller folio.Caller, b c
 		}
 		return store.AddContributor(ctx, tx, cr.ID, caller.UserID)
 	})
-	return rev, err
+	if err != nil {
+		return nil, err
+	}
+	a.cacheTree(b.head, snap.Tree, nil)
+	return rev, nil
 }
 
 // ImportContentInChangeRequest imports a document or an archive fetched
@@ -532,4 +536,17 @@ func (a *App) GetChangeRequestChanges(ctx context.Context, caller folio.Caller, 
 		return nil
 	})
 	return out, err
+}
+
+// mergedFrom returns the change request whose merge made a revision, or
+// nil when none did.
+func (a *App) mergedFrom(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, revisionID folio.ID) (*ChangeRequestView, error) {
+	cr, err := store.GetMergedChangeRequest(ctx, tx, sv.ID, revisionID)
+	if folio.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a.viewChangeRequest(ctx, tx, userCache{}, sv, cr)
 }

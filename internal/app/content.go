@@ -31,8 +31,10 @@ type Content struct {
 	Space    *folio.SpaceView
 	Revision *folio.Revision
 	Tree     *content.Tree
-	rt       *revTree
-	urls     fileURLs
+	// MergedFrom is the change request a merge revision merged.
+	MergedFrom *ChangeRequestView
+	rt         *revTree
+	urls       fileURLs
 }
 
 // Paths returns the path of every document and group page by id, built on
@@ -195,7 +197,13 @@ func (a *App) contentOf(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, 
 	if err != nil {
 		return nil, err
 	}
-	return &Content{Space: sv, Revision: rev, Tree: rt.tree, rt: rt}, nil
+	c := &Content{Space: sv, Revision: rev, Tree: rt.tree, rt: rt}
+	if rev.Type == folio.RevisionMerge {
+		if c.MergedFrom, err = a.mergedFrom(ctx, tx, sv, rev.ID); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 // GetContent returns a revision of a space (revisionID "" for the current

@@ -167,7 +167,7 @@ type MergeResult struct {
 // requireMergeable is the check of a merge: the space's mergers, a space
 // that is not locked, a change request that may change and whose merge
 // rules are met.
-func (a *App) requireMergeable(ctx context.Context) func(tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
+func (a *App) requireMergeable(ctx context.Context, caller folio.Caller) func(tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
 	return func(tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
 		if sv.DeletedAt != nil {
 			return errSpaceNotFound
@@ -181,7 +181,7 @@ func (a *App) requireMergeable(ctx context.Context) func(tx *store.Tx, sv *folio
 		if err := cr.Writable(); err != nil {
 			return err
 		}
-		return a.checkMergeRules(ctx, tx, sv, cr)
+		return a.checkMergeRules(ctx, tx, caller, sv, cr)
 	}
 }
 
@@ -207,7 +207,7 @@ func (a *App) MergeChangeRequest(ctx context.Context, caller folio.Caller, space
 }
 
 func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string) (*MergeResult, error) {
-	in, err := a.loadMergeInputs(ctx, caller, spaceID, ref, a.requireMergeable(ctx))
+	in, err := a.loadMergeInputs(ctx, caller, spaceID, ref, a.requireMergeable(ctx, caller))
 	if err != nil {
 		return nil, err
 	}
@@ -215,13 +215,16 @@ func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.
 	if err != nil {
 		return nil, err
 	}
-	var rev *folio.Revision
+	var (
+		rev     *folio.Revision
+		changes []content.Change
+	)
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
 		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, in.cr.ID)
 		if err != nil {
 			return err
 		}
-		if err := a.requireMergeable(ctx)(tx, sv, cr); err != nil {
+		if err := a.requireMergeable(ctx, caller)(tx, sv, cr); err != nil {
 			return err
 		}
 		if cr.Revision != in.cr.Revision {
@@ -242,11 +245,13 @@ func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.
 			return err
 		}
 		sv.Revision = rev.ID
-		return a.indexRevision(ctx, tx, sv, content.Diff(in.current.Tree, snap.Tree), snap.Documents)
+		changes = content.Diff(in.current.Tree, snap.Tree)
+		return a.indexRevision(ctx, tx, sv, changes, snap.Documents)
 	})
 	if err != nil {
 		return nil, err
 	}
+	a.cacheTree(in.current, snap.Tree, changes)
 	return &MergeResult{Revision: rev.ID}, nil
 }
 
@@ -319,8 +324,23 @@ func (a *App) UpdateChangeRequestFromSpace(ctx context.Context, caller folio.Cal
 	}
 }
 
-// checkMergeRules refuses the merge of a change request whose merge rules
-// are not met.
-func (a *App) checkMergeRules(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
-	return nil
+// cacheTree keeps a tree a change request write or a merge stored, derived
+// from the content it was built on: the next read of it, or the next write
+// on top of it, need not load and index it again.
+func (a *App) cacheTree(base *Content, tree *content.Tree, changes []content.Change) {
+	if changes == nil {
+		changes = content.Diff(base.Tree, tree)
+	}
+	pages := base.rt.pages
+	for _, ch := range changes {
+		switch {
+		case ch.Kind == content.Added && ch.PageID != "":
+			pages++
+		case ch.Kind == content.Removed && ch.PageID != "":
+			pages--
+		}
+	}
+	rt := newRevTree(tree, pages)
+	rt.derive(base.rt, changes)
+	a.trees.put(tree.Hash(), rt)
 }

@@ -26,18 +26,6 @@ type entry struct {
 	index  int
 }
 
-func index(t *Tree) map[string]entry {
-	m := map[string]entry{}
-	if t == nil {
-		return m
-	}
-	Walk(t, func(n PageNode) bool {
-		m[n.Page.ID] = entry{page: n.Page, parent: n.Parent, index: n.Index}
-		return true
-	})
-	return m
-}
-
 // pageField is one metadata field merged on its own.
 type pageField struct {
 	name string
@@ -97,21 +85,31 @@ func changedFrom(base, p entry) bool {
 //   - files and reusable contents merge by id as whole values, and variables
 //     by name, with the same rules.
 //
-// Finally FillSlugs renames clashing sibling slugs, each rename a "slug"
-// Conflict. Conflicts are sorted by page id, file id and field. The result
-// shares no pages with the inputs.
+// Finally clashing sibling slugs are renamed as FillSlugs does, each rename
+// a "slug" Conflict. Conflicts are sorted by page id, file id and field.
+// The result shares with ours the pages (and whole subtrees) the merge kept
+// as they were in ours, so that its cost and the cost of storing it follow
+// what changed; it shares no other page with the inputs.
 func Merge(base, ours, theirs *Tree, mergeDoc func(base, ours, theirs Hash) (Hash, bool)) (*Tree, []Conflict) {
-	m := &merger{b: index(base), o: index(ours), t: index(theirs), mergeDoc: mergeDoc,
-		result: map[string]*Page{}, parent: map[string]string{}}
-	ids := m.allIDs(ours, theirs, base)
+	m := &merger{b: map[string]entry{}, o: map[string]entry{}, t: map[string]entry{}, mergeDoc: mergeDoc,
+		result: map[string]*Page{}, parent: map[string]string{}, asOurs: map[string]bool{}, quiet: map[string]bool{},
+		listed: map[string]bool{}}
+	var ids []string
+	m.walk([3][]*Page{topOf(ours), topOf(theirs), topOf(base)}, "", &ids)
 	for _, id := range ids {
 		m.page(id)
 	}
 	m.restoreParents()
 	m.breakCycles(ids)
 	m.tops = [3][]*Page{topOf(ours), topOf(theirs), topOf(base)}
+	m.kids = map[string][]string{}
+	for _, id := range ids {
+		if m.result[id] != nil {
+			m.kids[m.parent[id]] = append(m.kids[m.parent[id]], id)
+		}
+	}
 	out := &Tree{Pages: m.build("")}
-	for _, fix := range fillSlugs(out.Pages) {
+	for _, fix := range m.fillSlugs(out.Pages) {
 		if fix.old != "" {
 			m.conflicts = append(m.conflicts, Conflict{PageID: fix.pageID, Field: "slug",
 				Message: "slug " + fix.old + " clashed with a sibling and became " + fix.new})
@@ -136,30 +134,78 @@ type merger struct {
 	result    map[string]*Page // merged pages without children
 	parent    map[string]string
 	conflicts []Conflict
-	tops      [3][]*Page // top-level pages of ours, theirs and base
+	tops      [3][]*Page          // top-level pages of ours, theirs and base
+	kids      map[string][]string // merged pages by merged parent, in allIDs order
+	// asOurs marks merged pages whose own fields, document and parent are
+	// ours': when their children end up as ours' too, ours' page itself is
+	// the result, so that what the merge did not change stays shared (and
+	// its hash known) instead of being copied.
+	asOurs map[string]bool
+	// quiet marks pages whose whole subtree is the same in the three trees
+	// at the same place: their descendants are not indexed, and ours'
+	// subtree is the result.
+	quiet  map[string]bool
+	listed map[string]bool // ids already in walk's list
+}
+
+// walk indexes the pages of three sibling lists of one parent (ours',
+// theirs' and base's children of the same page, or the top levels) and,
+// below each page, their children the same way; ids gets each page id
+// once. A page found in the three lists with the same subtree hash is
+// quiet: nothing below it changed on either side, so it is not walked and
+// a merge costs what changed, not the size of the trees. A page found in
+// only some of the lists (moved, added or removed) is walked in full
+// wherever it is found.
+func (m *merger) walk(lists [3][]*Page, parent string, ids *[]string) {
+	maps := [3]map[string]entry{m.o, m.t, m.b}
+	var pos [3]map[string]int
+	for k, l := range lists {
+		pos[k] = make(map[string]int, len(l))
+		for i, p := range l {
+			pos[k][p.ID] = i
+		}
+	}
+	done := map[string]bool{}
+	for _, l := range lists {
+		for _, p := range l {
+			if done[p.ID] {
+				continue
+			}
+			done[p.ID] = true
+			var pages [3]*Page
+			for k := range lists {
+				if i, ok := pos[k][p.ID]; ok {
+					pages[k] = lists[k][i]
+					maps[k][p.ID] = entry{page: pages[k], parent: parent, index: i}
+				}
+			}
+			if !m.listed[p.ID] {
+				m.listed[p.ID] = true
+				*ids = append(*ids, p.ID)
+			}
+			if pages[0] != nil && pages[1] != nil && pages[2] != nil && sameSubtree(pages[0], pages[2]) && sameSubtree(pages[1], pages[2]) {
+				m.quiet[p.ID] = true
+				continue
+			}
+			var kids [3][]*Page
+			for k, pg := range pages {
+				if pg != nil {
+					kids[k] = pg.Pages
+				}
+			}
+			m.walk(kids, p.ID, ids)
+		}
+	}
+}
+
+// sameSubtree reports whether two pages have the same subtree: the same
+// pointer, or the same hash (known for stored pages, else computed).
+func sameSubtree(a, b *Page) bool {
+	return a == b || a.Hash() == b.Hash()
 }
 
 func (m *merger) conflict(id, field, msg string) {
 	m.conflicts = append(m.conflicts, Conflict{PageID: id, Field: field, Message: msg})
-}
-
-// allIDs lists every page id once: ours' order, then theirs', then base's.
-func (m *merger) allIDs(trees ...*Tree) []string {
-	seen := map[string]bool{}
-	var ids []string
-	for _, t := range trees {
-		if t == nil {
-			continue
-		}
-		Walk(t, func(n PageNode) bool {
-			if !seen[n.Page.ID] {
-				seen[n.Page.ID] = true
-				ids = append(ids, n.Page.ID)
-			}
-			return true
-		})
-	}
-	return ids
 }
 
 func (m *merger) page(id string) {
@@ -188,6 +234,19 @@ func (m *merger) page(id string) {
 		return
 	case !inT:
 		m.keep(id, o)
+		return
+	}
+	if m.quiet[id] {
+		m.result[id] = o.page
+		m.parent[id] = o.parent
+		m.asOurs[id] = true
+		return
+	}
+	if inB && o.parent == b.parent && t.parent == b.parent && sameOwn(o.page, b.page) && sameOwn(t.page, b.page) {
+		// Neither side changed the page itself: the common case, decided
+		// without comparing field by field.
+		m.keep(id, o)
+		m.asOurs[id] = true
 		return
 	}
 	if !inB {
@@ -234,6 +293,23 @@ func (m *merger) page(id string) {
 	}
 	m.result[id] = p
 	m.parent[id] = parent
+	m.asOurs[id] = parent == o.parent && p.Document == o.page.Document && p.ownKey() == o.page.ownKey()
+}
+
+// sameOwn reports whether two versions of a page have the same own fields
+// and document, children aside: by pointer or by subtree hash first (both
+// cheap for stored pages, whose hashes are known), else field by field.
+func sameOwn(a, b *Page) bool {
+	if a == b {
+		return true
+	}
+	if a.Document != b.Document {
+		return false
+	}
+	if a.hashKnown() && b.hashKnown() && a.Hash() == b.Hash() {
+		return true
+	}
+	return a.ownKey() == b.ownKey()
 }
 
 func (m *merger) keep(id string, e entry) {
@@ -327,6 +403,9 @@ func childIDs(idx map[string]entry, parent string, tree []*Page) []string {
 // unless only theirs reordered; the other side's pages go after their
 // preceding sibling there.
 func (m *merger) order(parent string, oursTop, theirsTop, baseTop []*Page) []string {
+	if len(m.kids[parent]) == 0 {
+		return nil
+	}
 	want := func(id string) bool { return m.result[id] != nil && m.parent[id] == parent }
 	oList := childIDs(m.o, parent, oursTop)
 	tList := childIDs(m.t, parent, theirsTop)
@@ -360,8 +439,8 @@ func (m *merger) order(parent string, oursTop, theirsTop, baseTop []*Page) []str
 	// Pages placed here by neither side's list (a restored or re-parented
 	// page) go last, sorted for determinism.
 	var rest []string
-	for id, p := range m.parent {
-		if p == parent && m.result[id] != nil && !placed[id] {
+	for _, id := range m.kids[parent] {
+		if !placed[id] {
 			rest = append(rest, id)
 		}
 	}
@@ -401,7 +480,14 @@ func (m *merger) build(parent string) []*Page {
 	pages := make([]*Page, 0, len(ids))
 	for _, id := range ids {
 		p := m.result[id]
+		if m.quiet[id] {
+			pages = append(pages, p) // ours' page, whole
+			continue
+		}
 		p.Pages = m.build(id)
+		if o, ok := m.o[id]; ok && m.asOurs[id] && slices.Equal(p.Pages, o.page.Pages) {
+			p = o.page
+		}
 		pages = append(pages, p)
 	}
 	return pages
@@ -523,4 +609,58 @@ func varsOf(t *Tree) map[string]string {
 		return nil
 	}
 	return t.Variables
+}
+
+// shared reports whether a page of the result is ours' own (see build).
+func (m *merger) shared(p *Page) bool {
+	o, ok := m.o[p.ID]
+	return ok && o.page == p
+}
+
+// fillSlugs is FillSlugs over the merged pages: a page of ours' that needs a
+// new slug is copied first, and ours' subtrees, whose slugs ours already
+// made unique, are not walked.
+func (m *merger) fillSlugs(pages []*Page) []slugFix {
+	var fixes []slugFix
+	taken := map[string]bool{}
+	for _, p := range pages {
+		if p.Type != PageLink && p.Slug != "" {
+			taken[p.Slug] = true
+		}
+	}
+	seen := map[string]bool{}
+	for i, p := range pages {
+		if p.Type != PageLink {
+			rename := func(s string) {
+				if m.shared(p) {
+					p = p.Clone()
+					pages[i] = p
+				}
+				p.Slug = s
+				taken[s] = true
+			}
+			switch {
+			case p.Slug == "":
+				s := uniqueIn(taken, Slugify(p.Title))
+				fixes = append(fixes, slugFix{p.ID, "", s})
+				rename(s)
+			case seen[p.Slug]:
+				s := uniqueIn(taken, p.Slug)
+				fixes = append(fixes, slugFix{p.ID, p.Slug, s})
+				rename(s)
+			}
+			seen[p.Slug] = true
+		}
+		if !m.shared(p) {
+			fixes = append(fixes, m.fillSlugs(p.Pages)...)
+		}
+	}
+	return fixes
+}
+
+// hashKnown reports whether the page's hash is cached (a stored page, or
+// one hashed before), so that comparing hashes costs nothing.
+func (p *Page) hashKnown() bool {
+	m := p.memo.Load()
+	return m != nil && m.owner == p
 }

@@ -316,3 +316,147 @@ func (s *Server) semanticChange(ch *app.ChangeRequestChanges, c content.Change) 
 	}
 	return wire.SemanticChange{Type: "page_edited", Page: page, Attributes: attrs}, true
 }
+
+// review converts a review.
+func (s *Server) review(v *app.ReviewView) wire.Review {
+	return s.urls.NewReview(&v.Review, v.Reviewer, v.RequestedBy, v.Outdated)
+}
+
+// requestedReviewer converts a review request.
+func (s *Server) requestedReviewer(v *app.RequestedReviewerView) wire.RequestedReviewer {
+	return s.urls.NewRequestedReviewer(&v.RequestedReviewer, v.User, v.RequestedBy)
+}
+
+// submitChangeRequestReview serves POST .../reviews.
+func (s *Server) submitChangeRequestReview(w http.ResponseWriter, r *http.Request) error {
+	var in app.ReviewInput
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	v, err := s.app.SubmitReview(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"), in)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", s.urls.API("/spaces/"+r.PathValue("spaceId")+"/change-requests/"+v.ChangeRequestID+"/reviews"))
+	writeJSON(w, http.StatusCreated, s.review(v))
+	return nil
+}
+
+// getReviewsByChangeRequestID serves GET .../reviews.
+func (s *Server) getReviewsByChangeRequestID(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	var outdated *bool
+	if r.URL.Query().Has("outdated") {
+		b, err := queryBool(r, "outdated", false)
+		if err != nil {
+			return err
+		}
+		outdated = &b
+	}
+	l, err := s.app.ListReviews(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"), outdated, opts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.NewList(l, s.review))
+	return nil
+}
+
+// requestReviewersForChangeRequest serves POST .../requested-reviewers.
+func (s *Server) requestReviewersForChangeRequest(w http.ResponseWriter, r *http.Request) error {
+	var in app.ReviewersInput
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	vs, err := s.app.RequestReviewers(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"), in)
+	if err != nil {
+		return err
+	}
+	out := make([]wire.RequestedReviewer, len(vs))
+	for i := range vs {
+		out[i] = s.requestedReviewer(&vs[i])
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"users": out})
+	return nil
+}
+
+// getRequestedReviewersByChangeRequestID serves GET .../requested-reviewers.
+func (s *Server) getRequestedReviewersByChangeRequestID(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.app.ListRequestedReviewers(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"), opts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.NewList(l, s.requestedReviewer))
+	return nil
+}
+
+// removeRequestedReviewerFromChangeRequest serves DELETE
+// .../requested-reviewers/{userId}: 205 when a request was withdrawn, 204
+// when there was none, as in the reference.
+func (s *Server) removeRequestedReviewerFromChangeRequest(w http.ResponseWriter, r *http.Request) error {
+	removed, err := s.app.RemoveRequestedReviewer(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"), r.PathValue("userId"))
+	if err != nil {
+		return err
+	}
+	if removed {
+		w.WriteHeader(http.StatusResetContent)
+	} else {
+		w.WriteHeader(http.StatusNoContent)
+	}
+	return nil
+}
+
+// listChangeRequestLinks serves GET .../links and
+// .../content/page/{pageId}/links of a change request.
+func (s *Server) listChangeRequestLinks(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, stats, crBroken, err := s.app.ChangeRequestLinks(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"),
+		r.PathValue("pageId"), r.URL.Query().Get("status"), opts)
+	if err != nil {
+		return err
+	}
+	list := wire.NewList(l, func(u *app.LinkUsage) wire.LinkUsage {
+		out := wire.LinkUsage{Status: u.Status, Relation: u.Relation, Ref: u.Ref,
+			LocationReferences: make([]wire.ContentLocation, len(u.Locations))}
+		if u.Target != nil {
+			t := s.location(u.Target)
+			out.TargetReference = &t
+		}
+		for i := range u.Locations {
+			out.LocationReferences[i] = s.location(&u.Locations[i])
+		}
+		return out
+	})
+	var ws wire.LinkStats
+	ws.Total, ws.Broken.Total, ws.Broken.ChangeRequest = stats.Total, stats.Broken, crBroken
+	writeJSON(w, http.StatusOK, struct {
+		wire.List[wire.LinkUsage]
+		Stats wire.LinkStats `json:"stats"`
+	}{list, ws})
+	return nil
+}
+
+// listChangeRequestBacklinks serves the backlinks of a page or a file of
+// a change request's head.
+func (s *Server) listChangeRequestBacklinks(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.app.ChangeRequestBacklinks(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"),
+		r.PathValue("pageId"), r.PathValue("fileId"), opts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.NewList(l, s.location))
+	return nil
+}

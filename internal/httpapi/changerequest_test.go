@@ -468,3 +468,469 @@ func TestChangeRequestContent(t *testing.T) {
 		}
 	})
 }
+
+type mergeBody struct{ Revision, Result string }
+
+type conflictBody struct {
+	Error struct {
+		Code      int
+		Message   string
+		Conflicts []struct {
+			Page, Title, File, Field, Message string
+			Blocks                            []string
+		}
+	}
+}
+
+// mergeSetup makes a space with pages A and B (three paragraphs each) and
+// a change request on it.
+func mergeSetup(t *testing.T, s *apitest.Server) (admin, space string, cr crBody, ids map[string]string) {
+	org, admin := s.Org(t)
+	space = newSpace(t, s, admin, org, "Docs")
+	importInto(t, s, admin, space, "", "markdown", []byte("# A\n\na1\n\na2\n\na3\n"))
+	importInto(t, s, admin, space, "", "markdown", []byte("# B\n\nb1\n\nb2\n\nb3\n"))
+	ids = pageIDs(t, s, admin, space)
+	return admin, space, newCR(t, s, admin, space, "Change"), ids
+}
+
+func TestChangeRequestMergeDifferentPagesAndBlocks(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		admin, space, cr, ids := mergeSetup(t, s)
+		live := "/v1/spaces/" + space + "/content"
+		// The change request edits A's last block and B; the space edits
+		// A's first block.
+		importIntoCR(t, s, admin, space, cr, ids["A"], "# A\n\na1\n\na2\n\na3 from the change request\n")
+		importIntoCR(t, s, admin, space, cr, ids["B"], "# B\n\nb1 reviewed\n\nb2\n\nb3\n")
+		importInto(t, s, admin, space, ids["A"], "markdown", []byte("# A\n\na1 live\n\na2\n\na3\n"))
+		before := getCounts(t, s, admin, space)
+
+		var m mergeBody
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantStatus(t, 200).JSON(t, &m)
+		if m.Result != "merge" || m.Revision == "" {
+			t.Fatalf("merge answer %+v", m)
+		}
+		var rev revisionBody
+		s.Do(t, admin, "GET", live, nil).JSON(t, &rev)
+		var got crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+		if rev.ID != m.Revision || rev.Type != "merge" || len(rev.Parents) != 2 || rev.Parents[0] != before.Revision ||
+			rev.Parents[1] != got.Revision {
+			t.Fatalf("merged revision %+v, change request %+v", rev, got)
+		}
+		if got.Status != "merged" || got.RevisionMerged != m.Revision || got.Outdated {
+			t.Fatalf("merged change request %+v", got)
+		}
+		a := pageMarkdown(t, s, admin, live, ids["A"])
+		if !strings.Contains(a, "a1 live") || !strings.Contains(a, "a3 from the change request") || !strings.Contains(a, "a2") {
+			t.Fatalf("A merged per block: %q", a)
+		}
+		if b := pageMarkdown(t, s, admin, live, ids["B"]); !strings.Contains(b, "b1 reviewed") {
+			t.Fatalf("B: %q", b)
+		}
+		c := getCounts(t, s, admin, space)
+		if c.ChangeRequestsOpen != 0 || c.ChangeRequests != 1 {
+			t.Fatalf("counts after merge %+v", c)
+		}
+		// The search index follows the merge.
+		var hits struct{ Items []struct{ ID string } }
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/search?query=reviewed", nil).WantStatus(t, 200).JSON(t, &hits)
+		if len(hits.Items) != 1 || hits.Items[0].ID != ids["B"] {
+			t.Fatalf("search after merge %+v", hits)
+		}
+		// A merged change request is final.
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 409, "merged")
+		s.Do(t, admin, "POST", crPath(space, cr)+"/update", nil).WantError(t, 409, "merged")
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"status": "open"}).WantError(t, 409, "merged")
+	})
+}
+
+func TestChangeRequestMergeConflictChangesNothing(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		admin, space, cr, ids := mergeSetup(t, s)
+		importIntoCR(t, s, admin, space, cr, ids["A"], "# A\n\na1\n\na2 from the change request\n\na3\n")
+		importInto(t, s, admin, space, ids["A"], "markdown", []byte("# A\n\na1\n\na2 live\n\na3\n"))
+		before := getCounts(t, s, admin, space)
+		var crBefore crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &crBefore)
+
+		for _, op := range []string{"merge", "update"} {
+			var body conflictBody
+			s.Do(t, admin, "POST", crPath(space, cr)+"/"+op, nil).WantStatus(t, 409).JSON(t, &body)
+			if len(body.Error.Conflicts) != 1 {
+				t.Fatalf("%s conflicts %+v", op, body)
+			}
+			c := body.Error.Conflicts[0]
+			if c.Page != ids["A"] || c.Title != "A" || c.Field != "document" || len(c.Blocks) != 1 ||
+				!strings.Contains(c.Blocks[0], `"a2"`) || !strings.Contains(body.Error.Message, `page "A"`) {
+				t.Fatalf("%s conflict %+v", op, body)
+			}
+		}
+		after := getCounts(t, s, admin, space)
+		var crAfter crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &crAfter)
+		if after != before || crAfter.Status != "open" || crAfter.Revision != crBefore.Revision || crAfter.RevisionMerged != "" ||
+			crAfter.RevisionMergedAncestor != "" {
+			t.Fatalf("refused merge changed something: space %+v → %+v, change request %+v", before, after, crAfter)
+		}
+		if a := pageMarkdown(t, s, admin, "/v1/spaces/"+space+"/content", ids["A"]); !strings.Contains(a, "a2 live") {
+			t.Fatalf("live page changed: %q", a)
+		}
+	})
+}
+
+func TestChangeRequestMergeSameSlugAndFiles(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		admin, space, cr, _ := mergeSetup(t, s)
+		// Files on both sides, different ones: both kept.
+		var crZip, liveZip importResult
+		s.Do(t, admin, "POST", crPath(space, cr)+"/content/import", map[string]any{"source": "zip",
+			"url": dataURL("application/zip", zipOf(t, map[string]string{"cr.md": "# From CR\n\n![x](x.png)\n", "x.png": string(tinyPNG())}))}).
+			WantStatus(t, 201).JSON(t, &crZip)
+		liveZip = importInto(t, s, admin, space, "", "zip", zipOf(t, map[string]string{"live.md": "# Live\n\n![y](y.png)\n", "y.png": "yy"}))
+		_ = liveZip
+		var m mergeBody
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantStatus(t, 200).JSON(t, &m)
+		var rev revisionBody
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).JSON(t, &rev)
+		var titles, files []string
+		for _, p := range rev.Pages {
+			titles = append(titles, p.Title)
+		}
+		for _, f := range rev.Files {
+			files = append(files, f.Name)
+		}
+		slices.Sort(files)
+		if d := cmp.Diff([]string{"A", "B", "From CR", "Live"}, titles); d != "" {
+			t.Fatalf("pages (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{"x.png", "y.png"}, files); d != "" {
+			t.Fatalf("files (-want +got):\n%s", d)
+		}
+
+		// Both sides add a page with the same slug at the top level.
+		cr2 := newCR(t, s, admin, space, "Guide")
+		importIntoCR(t, s, admin, space, cr2, "", "# Guide\n\nFrom the change request.\n")
+		importInto(t, s, admin, space, "", "markdown", []byte("# Guide\n\nLive.\n"))
+		before := getCounts(t, s, admin, space)
+		var body conflictBody
+		s.Do(t, admin, "POST", crPath(space, cr2)+"/merge", nil).WantStatus(t, 409).JSON(t, &body)
+		if len(body.Error.Conflicts) != 1 || body.Error.Conflicts[0].Field != "slug" || body.Error.Conflicts[0].Title != "Guide" {
+			t.Fatalf("slug conflict %+v", body)
+		}
+		if after := getCounts(t, s, admin, space); after != before {
+			t.Fatalf("refused merge changed the space")
+		}
+	})
+}
+
+func TestChangeRequestUpdateThenMerge(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		admin, space, cr, ids := mergeSetup(t, s)
+		live := "/v1/spaces/" + space + "/content"
+		// Up to date: an update changes nothing.
+		var m mergeBody
+		s.Do(t, admin, "POST", crPath(space, cr)+"/update", nil).WantStatus(t, 200).JSON(t, &m)
+		if m.Result != "update" || m.Revision != cr.Revision {
+			t.Fatalf("no-op update %+v", m)
+		}
+		importIntoCR(t, s, admin, space, cr, ids["B"], "# B\n\nb1\n\nb2 cr\n\nb3\n")
+		importInto(t, s, admin, space, ids["A"], "markdown", []byte("# A\n\na1 live\n\na2\n\na3\n"))
+		spaceRev := getCounts(t, s, admin, space).Revision
+		var crBefore crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &crBefore)
+
+		s.Do(t, admin, "POST", crPath(space, cr)+"/update", nil).WantStatus(t, 200).JSON(t, &m)
+		var got crBody
+		s.Do(t, admin, "GET", crPath(space, cr), nil).JSON(t, &got)
+		if m.Result != "update" || got.Revision != m.Revision || got.RevisionMergedAncestor != spaceRev || got.Outdated {
+			t.Fatalf("update %+v, change request %+v", m, got)
+		}
+		var head revisionBody
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content", nil).JSON(t, &head)
+		if head.Type != "update" || len(head.Parents) != 2 || head.Parents[0] != crBefore.Revision || head.Parents[1] != spaceRev {
+			t.Fatalf("update revision %+v", head)
+		}
+		if a := pageMarkdown(t, s, admin, crPath(space, cr)+"/content", ids["A"]); !strings.Contains(a, "a1 live") {
+			t.Fatalf("update did not bring the space's change: %q", a)
+		}
+		// The changes stay the change request's own.
+		var changes struct {
+			Changes []struct{ Page struct{ ID string } }
+		}
+		s.DoUnchecked(t, admin, "GET", crPath(space, cr)+"/changes", nil).WantStatus(t, 200).JSON(t, &changes)
+		if len(changes.Changes) != 1 || changes.Changes[0].Page.ID != ids["B"] {
+			t.Fatalf("changes after an update %+v", changes)
+		}
+		// The space has not moved since: the merge takes the head as it is.
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantStatus(t, 200).JSON(t, &m)
+		var rev revisionBody
+		s.Do(t, admin, "GET", live, nil).JSON(t, &rev)
+		if rev.ID != m.Revision || len(rev.Parents) != 2 || rev.Parents[0] != spaceRev || rev.Parents[1] != got.Revision {
+			t.Fatalf("merge after update %+v", rev)
+		}
+		a, b := pageMarkdown(t, s, admin, live, ids["A"]), pageMarkdown(t, s, admin, live, ids["B"])
+		if !strings.Contains(a, "a1 live") || !strings.Contains(b, "b2 cr") {
+			t.Fatalf("merged pages %q %q", a, b)
+		}
+	})
+}
+
+func TestChangeRequestMergePermissions(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		cr := newCR(t, s, admin, space, "Change")
+		importIntoCR(t, s, admin, space, cr, "", "# New\n\nx\n")
+		_, reader := s.Member(t, org, folio.RoleRead)
+		_, outsider := s.User(t)
+		before := getCounts(t, s, admin, space)
+		s.Do(t, reader, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 403, "cannot merge")
+		s.Do(t, reader, "POST", crPath(space, cr)+"/update", nil).WantError(t, 403, "cannot edit")
+		s.Do(t, outsider, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 404, "space not found")
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 403, "locked")
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "live"}).WantStatus(t, 200)
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"status": "archived"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 409, "archived")
+		after := getCounts(t, s, admin, space)
+		if after.Revision != before.Revision {
+			t.Fatalf("refused merges changed the space")
+		}
+		// Reopened, a draft merges too.
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"status": "draft"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantStatus(t, 200)
+	})
+}
+
+func TestChangeRequestRacingMerges(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		admin, space, _, ids := mergeSetup(t, s)
+		// Two change requests editing different pages merge at once: both
+		// land, the second on top of the first.
+		crA, crB := newCR(t, s, admin, space, "A"), newCR(t, s, admin, space, "B")
+		importIntoCR(t, s, admin, space, crA, ids["A"], "# A\n\nfrom crA\n")
+		importIntoCR(t, s, admin, space, crB, ids["B"], "# B\n\nfrom crB\n")
+		// The same change request merged twice at once: one merge.
+		crC := newCR(t, s, admin, space, "C")
+		importIntoCR(t, s, admin, space, crC, "", "# C\n\nfrom crC\n")
+		var wg sync.WaitGroup
+		codes := make([]int, 4)
+		for i, cr := range []crBody{crA, crB, crC, crC} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				codes[i] = s.DoUnchecked(t, admin, "POST", crPath(space, cr)+"/merge", nil).Status
+			}()
+		}
+		wg.Wait()
+		slices.Sort(codes[2:])
+		if codes[0] != 200 || codes[1] != 200 || codes[2] != 200 || codes[3] != 409 {
+			t.Fatalf("codes %v, want 200 200 200 409", codes)
+		}
+		live := "/v1/spaces/" + space + "/content"
+		a, b := pageMarkdown(t, s, admin, live, ids["A"]), pageMarkdown(t, s, admin, live, ids["B"])
+		if !strings.Contains(a, "from crA") || !strings.Contains(b, "from crB") {
+			t.Fatalf("a merge was lost: %q %q", a, b)
+		}
+		var rev revisionBody
+		s.Do(t, admin, "GET", live, nil).JSON(t, &rev)
+		if len(rev.Pages) != 3 {
+			t.Fatalf("pages %+v", rev.Pages)
+		}
+	})
+}
+
+func TestChangeRequestReviewsAndMergeRules(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		rev1, tok1 := s.Member(t, org, folio.RoleReview)
+		rev2, tok2 := s.Member(t, org, folio.RoleReview)
+		_, reader := s.Member(t, org, folio.RoleRead)
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"mergeRules": map[string]any{"type": "rules",
+			"rules": []any{map[string]any{"rule": "require_specific_reviewers", "users": []string{rev1.ID, rev2.ID}}}}}).WantStatus(t, 200)
+		cr := newCR(t, s, admin, space, "Reviewed")
+		importIntoCR(t, s, admin, space, cr, "", "# New\n\nx\n")
+		path := crPath(space, cr)
+
+		// Review requests.
+		var asked struct {
+			Users []struct {
+				Object, Kind string
+				User         struct{ ID string }
+			}
+		}
+		s.Do(t, admin, "POST", path+"/requested-reviewers", map[string]any{"users": []string{rev1.ID, rev1.ID}}).
+			WantStatus(t, 200).JSON(t, &asked)
+		if len(asked.Users) != 1 || asked.Users[0].User.ID != rev1.ID || asked.Users[0].Kind != "user" {
+			t.Fatalf("asked %+v", asked)
+		}
+		var pending struct {
+			Count int
+			Items []struct{ User struct{ ID string } }
+		}
+		s.Do(t, admin, "GET", path+"/requested-reviewers", nil).WantStatus(t, 200).JSON(t, &pending)
+		if pending.Count != 1 {
+			t.Fatalf("pending %+v", pending)
+		}
+		if d := cmp.Diff([]string{"Reviewed"}, listCRs(t, s, admin, "/v1/spaces/"+space+"/change-requests?requestedReviewer="+rev1.ID)); d != "" {
+			t.Fatalf("requestedReviewer filter (-want +got):\n%s", d)
+		}
+		_, outsider := s.User(t)
+		var outsiderUser struct{ ID string }
+		s.Do(t, outsider, "GET", "/v1/user", nil).JSON(t, &outsiderUser)
+		s.Do(t, admin, "POST", path+"/requested-reviewers", map[string]any{"users": []string{outsiderUser.ID}}).WantError(t, 400, "not a member")
+		s.Do(t, reader, "POST", path+"/requested-reviewers", map[string]any{"users": []string{rev2.ID}}).WantError(t, 403, "cannot edit")
+
+		// Nobody approved: the merge names both reviewers and changes nothing.
+		before := getCounts(t, s, admin, space)
+		s.Do(t, admin, "POST", path+"/merge", nil).WantError(t, 409, rev1.DisplayName)
+		s.Do(t, admin, "POST", path+"/merge", nil).WantError(t, 409, rev2.DisplayName)
+		if after := getCounts(t, s, admin, space); after != before {
+			t.Fatalf("refused merge changed the space")
+		}
+
+		review := func(tok, status string) {
+			t.Helper()
+			s.Do(t, tok, "POST", path+"/reviews", map[string]any{"status": status}).WantStatus(t, 201)
+		}
+		review(tok1, "approved")
+		s.Do(t, admin, "GET", path+"/requested-reviewers", nil).WantStatus(t, 200).JSON(t, &pending)
+		if pending.Count != 0 {
+			t.Fatalf("answered request still pending: %+v", pending)
+		}
+		review(tok2, "changes-requested")
+		r := s.Do(t, admin, "POST", path+"/merge", nil)
+		r.WantError(t, 409, rev2.DisplayName)
+		if strings.Contains(string(r.Body), rev1.DisplayName) {
+			t.Fatalf("approver named as missing: %s", r.Body)
+		}
+		review(tok2, "approved")
+		// A new head outdates the approvals.
+		importIntoCR(t, s, admin, space, cr, "", "# Newer\n\ny\n")
+		s.Do(t, admin, "POST", path+"/merge", nil).WantError(t, 409, rev1.DisplayName)
+		var reviews struct {
+			Count int
+			Items []struct {
+				Status, Revision string
+				Outdated         bool
+				Reviewer         struct{ ID string }
+				RequestedBy      *struct{ ID string }
+			}
+		}
+		s.Do(t, admin, "GET", path+"/reviews", nil).WantStatus(t, 200).JSON(t, &reviews)
+		if reviews.Count != 3 || reviews.Items[0].RequestedBy == nil || reviews.Items[1].RequestedBy != nil {
+			t.Fatalf("reviews %+v", reviews)
+		}
+		for _, it := range reviews.Items {
+			if !it.Outdated {
+				t.Fatalf("review on an old head not outdated: %+v", reviews)
+			}
+		}
+		s.Do(t, admin, "GET", path+"/reviews?outdated=false", nil).WantStatus(t, 200).JSON(t, &reviews)
+		if reviews.Count != 0 {
+			t.Fatalf("current reviews %+v", reviews)
+		}
+		review(tok1, "approved")
+		review(tok2, "approved")
+		s.Do(t, admin, "GET", path+"/reviews?outdated=false", nil).WantStatus(t, 200).JSON(t, &reviews)
+		if reviews.Count != 2 {
+			t.Fatalf("current reviews %+v", reviews)
+		}
+
+		// Refusals.
+		s.Do(t, reader, "POST", path+"/reviews", map[string]any{"status": "approved"}).WantError(t, 403, "cannot review")
+		s.DoUnchecked(t, tok1, "POST", path+"/reviews", map[string]any{"status": "maybe"}).WantError(t, 400, "status")
+
+		s.Do(t, admin, "POST", path+"/merge", nil).WantStatus(t, 200)
+
+		// Removing a request: 205, then 204 once gone.
+		cr2 := newCR(t, s, admin, space, "Second")
+		s.Do(t, admin, "POST", crPath(space, cr2)+"/requested-reviewers", map[string]any{"users": []string{rev2.ID}}).WantStatus(t, 200)
+		s.Do(t, reader, "DELETE", crPath(space, cr2)+"/requested-reviewers/"+rev2.ID, nil).WantError(t, 403, "cannot edit")
+		s.Do(t, admin, "DELETE", crPath(space, cr2)+"/requested-reviewers/"+rev2.ID, nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", crPath(space, cr2)+"/requested-reviewers/"+rev2.ID, nil).WantStatus(t, 204)
+	})
+}
+
+func TestChangeRequestMergeRulesInherited(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		rev1, tok1 := s.Member(t, org, folio.RoleReview)
+		bypass, bypassTok := s.Member(t, org, folio.RoleEdit)
+		s.Do(t, admin, "PATCH", "/v1/orgs/"+org, map[string]any{"mergeRules": map[string]any{"type": "rules", "rules": []any{
+			map[string]any{"rule": "require_specific_reviewers", "users": []string{rev1.ID}},
+			map[string]any{"rule": "require_change_request_subject"},
+			map[string]any{"rule": "allow_bypass", "users": []string{bypass.ID}},
+		}}}).WantStatus(t, 200)
+		cr := newCR(t, s, admin, space, "")
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 409, "needs a subject")
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"subject": "Now with a subject"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 409, rev1.DisplayName)
+		s.Do(t, tok1, "POST", crPath(space, cr)+"/reviews", map[string]any{"status": "approved"}).WantStatus(t, 201)
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantStatus(t, 200)
+
+		// The bypass list merges regardless; the space's own rules win over
+		// the organization's.
+		cr2 := newCR(t, s, admin, space, "")
+		s.Do(t, bypassTok, "POST", crPath(space, cr2)+"/merge", nil).WantStatus(t, 200)
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"mergeRules": map[string]any{"type": "none"}}).WantStatus(t, 200)
+		cr3 := newCR(t, s, admin, space, "")
+		s.Do(t, admin, "POST", crPath(space, cr3)+"/merge", nil).WantStatus(t, 200)
+	})
+}
+
+func TestChangeRequestLinks(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Docs")
+		importInto(t, s, admin, space, "", "zip", zipOf(t, map[string]string{
+			"target.md": "# Target\n\nThe page others point at.\n",
+			"source.md": "# Source\n\nSee [the target](target.md) and [a gone page](page:missingpage).\n",
+		}))
+		ids := pageIDs(t, s, admin, space)
+		cr := newCR(t, s, admin, space, "Links")
+		res := importIntoCR(t, s, admin, space, cr, "", "# New\n\nSee [the target](page:"+ids["Target"]+") and [nothing](page:nothere).\n")
+		_ = res
+		var head revisionBody
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content", nil).JSON(t, &head)
+		newPage := head.Pages[len(head.Pages)-1].ID
+
+		var l linkList
+		s.Do(t, admin, "GET", crPath(space, cr)+"/links", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Stats.Total != 3 || l.Stats.Broken.Total != 2 || l.Stats.Broken.ChangeRequest != 1 {
+			t.Fatalf("change request links %+v", l.Stats)
+		}
+		var spaceLinks linkList
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/links", nil).WantStatus(t, 200).JSON(t, &spaceLinks)
+		if spaceLinks.Stats.Total != 2 || spaceLinks.Stats.Broken.Total != 1 {
+			t.Fatalf("space links changed: %+v", spaceLinks.Stats)
+		}
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content/page/"+newPage+"/links?status=broken", nil).WantStatus(t, 200).JSON(t, &l)
+		if l.Count != 1 || l.Items[0].LocationReferences[0].Page.ID != newPage {
+			t.Fatalf("page links %+v", l)
+		}
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content/page/nope/links", nil).WantError(t, 404, "page not found")
+
+		backlinks := func(path string) []string {
+			var bl struct {
+				Items []struct{ Page struct{ Title string } }
+			}
+			s.Do(t, admin, "GET", path, nil).WantStatus(t, 200).JSON(t, &bl)
+			var out []string
+			for _, it := range bl.Items {
+				out = append(out, it.Page.Title)
+			}
+			slices.Sort(out)
+			return out
+		}
+		if d := cmp.Diff([]string{"New", "Source"}, backlinks(crPath(space, cr)+"/content/page/"+ids["Target"]+"/backlinks")); d != "" {
+			t.Fatalf("change request backlinks (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{"Source"}, backlinks("/v1/spaces/"+space+"/content/page/"+ids["Target"]+"/backlinks")); d != "" {
+			t.Fatalf("space backlinks (-want +got):\n%s", d)
+		}
+		s.Do(t, admin, "GET", crPath(space, cr)+"/content/files/nope/backlinks", nil).WantError(t, 404, "file not found")
+	})
+}

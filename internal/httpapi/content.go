@@ -87,7 +87,12 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.contentView(c, opts.Metadata).NewRevision(c.Revision, c.Tree))
+	out := s.contentView(c, opts.Metadata).NewRevision(c.Revision, c.Tree)
+	if c.MergedFrom != nil {
+		cr := s.changeRequest(c.MergedFrom)
+		out.MergedFrom = &cr
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 

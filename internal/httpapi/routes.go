@@ -141,6 +141,15 @@ func (s *Server) routes() {
 	s.handle("GET "+cr+"/content/files/{fileId}", authed, s.inChangeRequest(s.getFile))
 	s.handle("POST "+cr+"/content/import", authed, s.importContentInChangeRequest)
 	s.handle("POST "+cr+"/content/page/{pageId}/import", authed, s.importContentInChangeRequest)
+	s.handle("GET "+cr+"/links", authed, s.listChangeRequestLinks)
+	s.handle("GET "+cr+"/content/page/{pageId}/links", authed, s.listChangeRequestLinks)
+	s.handle("GET "+cr+"/content/page/{pageId}/backlinks", authed, s.listChangeRequestBacklinks)
+	s.handle("GET "+cr+"/content/files/{fileId}/backlinks", authed, s.listChangeRequestBacklinks)
+	s.handle("GET "+cr+"/reviews", authed, s.getReviewsByChangeRequestID)
+	s.handle("POST "+cr+"/reviews", authed, s.submitChangeRequestReview)
+	s.handle("GET "+cr+"/requested-reviewers", authed, s.getRequestedReviewersByChangeRequestID)
+	s.handle("POST "+cr+"/requested-reviewers", authed, s.requestReviewersForChangeRequest)
+	s.handle("DELETE "+cr+"/requested-reviewers/{userId}", authed, s.removeRequestedReviewerFromChangeRequest)
 
 	// Comments: of the space's main content and of each change request
 	// (named by id or number), with the same handlers. The operationIds are

@@ -71,6 +71,18 @@ func GetChangeRequest(ctx context.Context, t *Tx, spaceID folio.ID, ref string) 
 	return &c, nil
 }
 
+// GetMergedChangeRequest returns the change request whose merge made a
+// revision of a space; NotFound when none did.
+func GetMergedChangeRequest(ctx context.Context, t *Tx, spaceID, revisionID folio.ID) (*folio.ChangeRequest, error) {
+	var c folio.ChangeRequest
+	err := t.one(ctx, `SELECT `+changeRequestColumns+` FROM change_requests cr WHERE cr.space_id = ? AND cr.revision_merged = ?`,
+		[]any{spaceID, revisionID}, func(r *sql.Rows) error { return scanChangeRequest(r, &c) })
+	if err != nil {
+		return nil, notFound(err, "get merged change request", "change request not found")
+	}
+	return &c, nil
+}
+
 // ChangeRequestScope is where a change request list looks: one space, or
 // the spaces of an organization that are not deleted (only Spaces when not
 // nil).
@@ -202,4 +214,72 @@ func ListContributors(ctx context.Context, t *Tx, changeRequestID folio.ID) ([]f
 		return nil
 	})
 	return out, wrap(err, "list contributors")
+}
+
+// CreateReview inserts a review.
+func CreateReview(ctx context.Context, t *Tx, r *folio.Review) error {
+	r.CreatedAt, r.UpdatedAt = t.Now, t.Now
+	_, err := t.exec(ctx, `INSERT INTO change_request_reviews (id, change_request_id, reviewer_id, requested_by, status, revision,
+		comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.ChangeRequestID, r.ReviewerID, r.RequestedBy,
+		r.Status, r.Revision, nullBytes(r.Comment), micros(t.Now), micros(t.Now))
+	return wrap(err, "create review")
+}
+
+// ListReviews returns a change request's reviews, oldest first.
+func ListReviews(ctx context.Context, t *Tx, changeRequestID folio.ID) ([]folio.Review, error) {
+	out := []folio.Review{}
+	err := t.query(ctx, `SELECT id, reviewer_id, requested_by, status, revision, comment, created_at, updated_at
+		FROM change_request_reviews WHERE change_request_id = ? ORDER BY created_at, id`, []any{changeRequestID}, func(rows *sql.Rows) error {
+		r := folio.Review{ChangeRequestID: changeRequestID}
+		var (
+			comment          sql.NullString
+			created, updated int64
+		)
+		if err := rows.Scan(&r.ID, &r.ReviewerID, &r.RequestedBy, &r.Status, &r.Revision, &comment, &created, &updated); err != nil {
+			return err
+		}
+		if comment.Valid {
+			r.Comment = []byte(comment.String)
+		}
+		r.CreatedAt, r.UpdatedAt = fromMicros(created), fromMicros(updated)
+		out = append(out, r)
+		return nil
+	})
+	return out, wrap(err, "list reviews")
+}
+
+// PutRequestedReviewer asks a user to review a change request, or asks
+// again (a new request time and head) when already asked.
+func PutRequestedReviewer(ctx context.Context, t *Tx, r *folio.RequestedReviewer) error {
+	r.CreatedAt = t.Now
+	_, err := t.exec(ctx, `INSERT INTO change_request_reviewers (change_request_id, user_id, requested_by, revision, created_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (change_request_id, user_id)
+		DO UPDATE SET requested_by = excluded.requested_by, revision = excluded.revision, created_at = excluded.created_at`,
+		r.ChangeRequestID, r.UserID, r.RequestedBy, r.Revision, micros(t.Now))
+	return wrap(err, "request reviewer")
+}
+
+// ListRequestedReviewers returns the users asked to review a change
+// request, earliest request first.
+func ListRequestedReviewers(ctx context.Context, t *Tx, changeRequestID folio.ID) ([]folio.RequestedReviewer, error) {
+	out := []folio.RequestedReviewer{}
+	err := t.query(ctx, `SELECT user_id, requested_by, revision, created_at FROM change_request_reviewers
+		WHERE change_request_id = ? ORDER BY created_at, user_id`, []any{changeRequestID}, func(rows *sql.Rows) error {
+		r := folio.RequestedReviewer{ChangeRequestID: changeRequestID}
+		var created int64
+		if err := rows.Scan(&r.UserID, &r.RequestedBy, &r.Revision, &created); err != nil {
+			return err
+		}
+		r.CreatedAt = fromMicros(created)
+		out = append(out, r)
+		return nil
+	})
+	return out, wrap(err, "list requested reviewers")
+}
+
+// DeleteRequestedReviewer withdraws a review request and reports whether
+// there was one.
+func DeleteRequestedReviewer(ctx context.Context, t *Tx, changeRequestID, userID folio.ID) (bool, error) {
+	n, err := t.exec(ctx, `DELETE FROM change_request_reviewers WHERE change_request_id = ? AND user_id = ?`, changeRequestID, userID)
+	return n > 0, wrap(err, "remove requested reviewer")
 }

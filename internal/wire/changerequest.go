@@ -134,3 +134,44 @@ type StringChange struct {
 	Before string `json:"before"`
 	After  string `json:"after"`
 }
+
+// Review is the GitBook ChangeRequestReview object (without its comment).
+type Review struct {
+	Object      string `json:"object"`
+	ID          string `json:"id"`
+	Revision    string `json:"revision"`
+	Reviewer    User   `json:"reviewer"`
+	RequestedBy *User  `json:"requestedBy,omitempty"`
+	Status      string `json:"status"`
+	Outdated    bool   `json:"outdated"`
+	CreatedAt   string `json:"createdAt"`
+	UpdatedAt   string `json:"updatedAt"`
+}
+
+// NewReview converts a review given its users.
+func (u URLs) NewReview(r *folio.Review, reviewer, requestedBy *folio.User, outdated bool) Review {
+	out := Review{Object: "change-request-review", ID: r.ID, Revision: r.Revision, Reviewer: u.NewUser(reviewer),
+		Status: r.Status, Outdated: outdated, CreatedAt: Time(r.CreatedAt), UpdatedAt: Time(r.UpdatedAt)}
+	if requestedBy != nil {
+		rb := u.NewUser(requestedBy)
+		out.RequestedBy = &rb
+	}
+	return out
+}
+
+// RequestedReviewer is the GitBook ChangeRequestRequestedReviewer object
+// of a user.
+type RequestedReviewer struct {
+	Object      string `json:"object"`
+	Revision    string `json:"revision"`
+	RequestedBy User   `json:"requestedBy"`
+	CreatedAt   string `json:"createdAt"`
+	Kind        string `json:"kind"`
+	User        User   `json:"user"`
+}
+
+// NewRequestedReviewer converts a review request given its users.
+func (u URLs) NewRequestedReviewer(q *folio.RequestedReviewer, user, requestedBy *folio.User) RequestedReviewer {
+	return RequestedReviewer{Object: "change-request-requested-reviewer", Revision: q.Revision,
+		RequestedBy: u.NewUser(requestedBy), CreatedAt: Time(q.CreatedAt), Kind: "user", User: u.NewUser(user)}
+}

@@ -20,6 +20,7 @@ type Revision struct {
 	CreatedAt        string            `json:"createdAt"`
 	Git              *folio.GitCommit  `json:"git,omitempty"`
 	URLs             RevisionURLs      `json:"urls"`
+	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty"` // merge revisions: the change request merged
 }
 
 // RevisionURLs are a revision's URLs.

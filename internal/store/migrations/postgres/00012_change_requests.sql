@@ -26,6 +26,7 @@ CREATE TABLE change_requests (
 );
 CREATE INDEX change_requests_status ON change_requests (space_id, status, number);
 CREATE INDEX change_requests_creator ON change_requests (created_by);
+CREATE INDEX change_requests_merged ON change_requests (space_id, revision_merged);
 
 -- Users who wrote revisions in a change request.
 CREATE TABLE change_request_contributors (
