@@ -27,6 +27,7 @@ func TestChangeRequestMatrix(t *testing.T) {
 		importIntoCR(t, s, admin, space, reads, "", "# Page\n\nText.\n")
 		readPath := crPath(space, reads)
 		page := pageIDs(t, s, admin, space)["Intro"]
+		readerID := a.Users[apitest.Read].ID
 
 		fixed := func(p string) func(*apitest.Actors) string { return func(*apitest.Actors) string { return p } }
 		// fresh makes a new change request with a change for each actor, so
@@ -76,15 +77,19 @@ func TestChangeRequestMatrix(t *testing.T) {
 			{Name: "listPageLinksInChangeRequest", Method: "GET", Path: fixed(sharedPath + "/content/page/" + page + "/links"), Want: viewers},
 			{Name: "listChangeRequestPageBacklinks", Method: "GET", Path: fixed(sharedPath + "/content/page/" + page + "/backlinks"), Want: viewers},
 			{Name: "submitChangeRequestReview", Method: "POST", Path: fixed(sharedPath + "/reviews"),
-				Body: map[string]any{"status": "approved"}, Want: reviewers, State: apitest.Paths(fixed(sharedPath))},
+				Body: map[string]any{"status": "approved"}, Want: reviewers, State: apitest.Paths(fixed(sharedPath), fixed(sharedPath+"/reviews"))},
 			{Name: "getReviewsByChangeRequestId", Method: "GET", Path: fixed(sharedPath + "/reviews"), Want: viewers},
-			{Name: "requestReviewersForChangeRequest", Method: "POST", Path: fixed(sharedPath + "/requested-reviewers"),
+			{Name: "requestReviewersForChangeRequest", Method: "POST", Path: fresh("/requested-reviewers"),
 				Body: func(a *apitest.Actors) any { return map[string]any{"users": []string{a.Users[apitest.Review].ID}} },
-				Want: editors(200)},
+				Want: editors(200), State: apitest.Self},
 			{Name: "getRequestedReviewersByChangeRequestId", Method: "GET", Path: fixed(sharedPath + "/requested-reviewers"), Want: viewers},
+			// Each actor removes a reviewer requested on a change request of
+			// its own, so that a removal let through would show.
 			{Name: "removeRequestedReviewerFromChangeRequest", Method: "DELETE", Path: func(a *apitest.Actors) string {
-				return sharedPath + "/requested-reviewers/" + a.Users[apitest.Read].ID
-			}, Want: editors(204)},
+				cr := fresh("")(a)
+				s.Do(t, admin, "POST", cr+"/requested-reviewers", map[string]any{"users": []string{readerID}}).WantStatus(t, 200)
+				return cr + "/requested-reviewers/" + readerID
+			}, Want: editors(205), State: apitest.Trim("/" + readerID)},
 		}
 		apitest.Matrix(t, s, a, cases)
 	})
