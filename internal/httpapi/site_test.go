@@ -319,7 +319,9 @@ func TestSiteRedirectCount(t *testing.T) {
 		sp := newSpace(t, s, admin, org, "Guide")
 		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{sp}})
 		base := "/v1/orgs/" + org + "/sites/" + st.ID
-		var prof struct{ Structure struct{ Structure []struct{ ID string } } }
+		var prof struct {
+			Structure struct{ Structure []struct{ ID string } }
+		}
 		s.Do(t, admin, "GET", base+"/published", nil).WantStatus(t, 200).JSON(t, &prof)
 		ss := prof.Structure.Structure[0].ID
 		for i := 0; i < folio.MaxRedirects; i++ {
