@@ -80,11 +80,11 @@ func TestChangeRequestMatrix(t *testing.T) {
 			{Name: "getReviewsByChangeRequestId", Method: "GET", Path: fixed(sharedPath + "/reviews"), Want: viewers},
 			{Name: "requestReviewersForChangeRequest", Method: "POST", Path: fixed(sharedPath + "/requested-reviewers"),
 				Body: func(a *apitest.Actors) any { return map[string]any{"users": []string{a.Users[apitest.Review].ID}} },
-				Want: editors(200)},
+				Want: editors(200), State: apitest.Paths(fixed(sharedPath + "/requested-reviewers"))},
 			{Name: "getRequestedReviewersByChangeRequestId", Method: "GET", Path: fixed(sharedPath + "/requested-reviewers"), Want: viewers},
 			{Name: "removeRequestedReviewerFromChangeRequest", Method: "DELETE", Path: func(a *apitest.Actors) string {
 				return sharedPath + "/requested-reviewers/" + a.Users[apitest.Read].ID
-			}, Want: editors(204)},
+			}, Want: editors(204), State: apitest.Paths(fixed(sharedPath + "/requested-reviewers"))},
 		}
 		apitest.Matrix(t, s, a, cases)
 	})
