@@ -7,13 +7,13 @@
 # and main editing one other file. It is the anchor the change request
 # merge figures in docs/performance.md are set beside.
 #
-# Usage: bench/merge-tree.sh [PAGES] [RUNS]   (defaults: 10000 30)
+# Usage: bench/merge-tree.sh [PAGES] [RUNS]   (defaults: 10000 50)
 # Uses hyperfine when installed, a bash loop otherwise. Writes only under
 # a temporary directory, removed on exit.
 set -euo pipefail
 
 pages=${1:-10000}
-runs=${2:-30}
+runs=${2:-50}
 fan=100
 if (( pages % fan != 0 )); then
 	echo "PAGES must be a multiple of $fan" >&2
@@ -73,7 +73,7 @@ echo "merged tree: $(g merge-tree --write-tree main branch)"
 
 cmd="git -C $repo merge-tree --write-tree main branch"
 if command -v hyperfine >/dev/null; then
-	hyperfine --style basic --warmup 3 --runs "$runs" --export-json "$dir/hyperfine.json" "$cmd"
+	hyperfine --style basic --shell=none --warmup 3 --runs "$runs" --export-json "$dir/hyperfine.json" "$cmd"
 	# hyperfine reports the mean and the range; the median is what the Go
 	# benchmark's p50-ms is set beside.
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("median: %.1f ms" % (r["median"]*1000))' "$dir/hyperfine.json" 2>/dev/null || true
