@@ -454,14 +454,11 @@ func (a *App) advanceChangeRequest(ctx context.Context, caller folio.Caller, b c
 // ImportContentInChangeRequest imports a document or an archive fetched
 // from in.URL into a change request as its new head: at the end of its top
 // level, or into a page when pageID is set, as ImportContent does in the
-// space. The live space does not change. The import runs within the
-// request: unlike a space import, no job takes it over if the server stops.
+// space. The live space does not change. Like a space import, it runs as a
+// job that another server takes over if this one stops, and the request
+// answers with its outcome.
 func (a *App) ImportContentInChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref, pageID string, in ImportInput) (*ImportResult, error) {
-	u, err := in.validate()
-	if err != nil {
-		return nil, err
-	}
-	// Check access before fetching anything on the caller's behalf.
+	// Check access before anything else, as a space import does.
 	b, err := a.loadChangeRequestHead(ctx, caller, spaceID, ref)
 	if err != nil {
 		return nil, err
@@ -474,34 +471,12 @@ func (a *App) ImportContentInChangeRequest(ctx context.Context, caller folio.Cal
 			return nil, errPageNotFound
 		}
 	}
-	limit := int64(maxImportDocument)
-	if in.Source == "zip" {
-		limit = maxImportArchive
-	}
-	body, name, err := a.fetch(ctx, u, limit)
+	u, err := in.validate()
 	if err != nil {
 		return nil, err
 	}
-	snap, err := parseImport(in.Source, body, name)
-	if err != nil {
-		return nil, err
-	}
-	res := &ImportResult{SpaceID: b.head.Space.ID}
-	res.Imported = len(content.Nodes(snap.Tree)) + len(snap.Tree.Files)
-	res.Total = res.Imported
-	rev, err := a.commitChangeRequest(ctx, caller, spaceID, b.cr.ID, "", func(base *Content) (*content.Snapshot, error) {
-		if pageID != "" {
-			if n, ok := base.Node(pageID); !ok || n.Page.Type == content.PageLink {
-				return nil, errPageNotFound
-			}
-		}
-		return graft(base, pageID, snap)
-	})
-	if err != nil {
-		return nil, err
-	}
-	res.RevisionID = rev.ID
-	return res, nil
+	return a.startImport(ctx, importJob{Space: b.head.Space.ID, Page: pageID, URL: u.String(), Source: in.Source,
+		User: caller.UserID, Org: caller.Org, Revision: folio.NewID(), ChangeRequest: b.cr.ID})
 }
 
 // ChangeRequestChanges is what a change request changes: the difference

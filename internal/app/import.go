@@ -48,8 +48,11 @@ type ImportInput struct {
 type ImportResult struct {
 	SpaceID    folio.ID
 	RevisionID folio.ID
-	Imported   int // pages and files imported
-	Total      int // pages and files processed
+	// ChangeRequestID is set for an import into a change request, which
+	// leaves the space's indexes alone.
+	ChangeRequestID folio.ID
+	Imported        int // pages and files imported
+	Total           int // pages and files processed
 }
 
 // importLease is how long an import may run before another server takes
@@ -65,6 +68,9 @@ type importJob struct {
 	User     folio.ID `json:"user"`
 	Org      folio.ID `json:"org,omitempty"` // the caller's token scope
 	Revision folio.ID `json:"revision"`
+	// ChangeRequest, when set, is the change request whose head the
+	// import advances; the live space is then left alone.
+	ChangeRequest folio.ID `json:"changeRequest,omitempty"`
 }
 
 func (in *ImportInput) validate() (*url.URL, error) {
@@ -128,9 +134,16 @@ func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID fo
 	}
 	job := importJob{Space: spaceID, Page: pageID, URL: u.String(), Source: in.Source, User: caller.UserID,
 		Org: caller.Org, Revision: folio.NewID()}
+	return a.startImport(ctx, job)
+}
+
+// startImport records an import as a job and runs it, answering with its
+// outcome. The job names its revision up front, so that a run again by
+// another server, after this one stopped, makes the same revision once.
+func (a *App) startImport(ctx context.Context, job importJob) (*ImportResult, error) {
 	payload, _ := json.Marshal(job)
 	var jobID folio.ID
-	err = a.db.Write(ctx, func(tx *store.Tx) (err error) {
+	err := a.db.Write(ctx, func(tx *store.Tx) (err error) {
 		jobID, err = store.StartJob(ctx, tx, folio.JobImportContent, string(payload), importLease)
 		return err
 	})
@@ -207,7 +220,7 @@ func (a *App) ImportContentJob(ctx context.Context, payload string) error {
 // job names. It is idempotent: a revision already made is kept.
 func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, error) {
 	caller := folio.Caller{UserID: job.User, Org: job.Org}
-	res := &ImportResult{SpaceID: job.Space, RevisionID: job.Revision}
+	res := &ImportResult{SpaceID: job.Space, RevisionID: job.Revision, ChangeRequestID: job.ChangeRequest}
 	if a.revisionExists(ctx, job.Space, job.Revision) {
 		return res, nil // done before this run
 	}
@@ -229,15 +242,19 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 	}
 	res.Imported = len(content.Nodes(snap.Tree)) + len(snap.Tree.Files)
 	res.Total = res.Imported
-	_, err = a.commit(ctx, caller, job.Space, edit{check: requireEditable, typ: folio.RevisionEdits, revision: job.Revision,
-		build: func(base *Content) (*content.Snapshot, error) {
-			if job.Page != "" {
-				if n, ok := base.Node(job.Page); !ok || n.Page.Type == content.PageLink {
-					return nil, errPageNotFound
-				}
+	graftInto := func(base *Content) (*content.Snapshot, error) {
+		if job.Page != "" {
+			if n, ok := base.Node(job.Page); !ok || n.Page.Type == content.PageLink {
+				return nil, errPageNotFound
 			}
-			return graft(base, job.Page, snap)
-		}})
+		}
+		return graft(base, job.Page, snap)
+	}
+	if job.ChangeRequest != "" {
+		_, err = a.commitChangeRequest(ctx, caller, job.Space, job.ChangeRequest, job.Revision, graftInto)
+	} else {
+		_, err = a.commit(ctx, caller, job.Space, edit{check: requireEditable, typ: folio.RevisionEdits, revision: job.Revision, build: graftInto})
+	}
 	if folio.KindOf(err) == folio.Conflict && a.revisionExists(ctx, job.Space, job.Revision) {
 		return res, nil // another run of this job committed it first
 	}
@@ -245,7 +262,7 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 		return nil, err
 	}
 	// Searches right after a large import must be planned for its data.
-	if res.Imported >= tidyAfterImport {
+	if res.Imported >= tidyAfterImport && job.ChangeRequest == "" {
 		if err := a.db.AnalyzeContentIndex(ctx); err != nil {
 			a.logger.Warn("analyze the content indexes after an import", "error", err.Error())
 		}
@@ -256,7 +273,7 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 // tidyAfter merges the full-text index segments a large import left, once
 // its outcome is sent: the client does not wait for it.
 func (a *App) tidyAfter(ctx context.Context, res *ImportResult) {
-	if res == nil || res.Imported < tidyAfterImport {
+	if res == nil || res.Imported < tidyAfterImport || res.ChangeRequestID != "" {
 		return
 	}
 	steps, err := a.db.MergeContentIndex(ctx)

@@ -24,23 +24,36 @@ type TemplateInput struct {
 // ApplyTemplate replaces a space's content with a built-in template, as a
 // new revision; the previous revision stays readable. api-reference builds
 // its pages from an OpenAPI document given as a url content reference in
-// params.contentRefs (a map of names to references).
+// params.contentRefs (a map of names to references). With changeRequestId,
+// the template replaces the change request's head instead, as a new head
+// that records the caller as a contributor; the live space does not change
+// and the content returned is nil.
 func (a *App) ApplyTemplate(ctx context.Context, caller folio.Caller, spaceID folio.ID, in TemplateInput) (*Content, error) {
-	base, err := a.GetContent(ctx, caller, spaceID, "")
-	if err != nil {
-		return nil, err
-	}
-	if err := requireEditable(base.Space); err != nil {
-		return nil, err
+	var sv *folio.SpaceView
+	var crID folio.ID
+	if in.ChangeRequestID != "" {
+		b, err := a.loadChangeRequestHead(ctx, caller, spaceID, in.ChangeRequestID)
+		if err != nil {
+			return nil, err
+		}
+		if err := requireChangeRequestWritable(b.head.Space, b.cr); err != nil {
+			return nil, err
+		}
+		sv, crID = b.head.Space, b.cr.ID
+	} else {
+		base, err := a.GetContent(ctx, caller, spaceID, "")
+		if err != nil {
+			return nil, err
+		}
+		if err := requireEditable(base.Space); err != nil {
+			return nil, err
+		}
+		sv = base.Space
 	}
 	if in.ID == "" {
 		return nil, folio.FieldErrorf("id", "id is required")
 	}
-	if in.ChangeRequestID != "" {
-		// Change requests do not exist yet, so none can match.
-		return nil, folio.Errorf(folio.NotFound, "change request not found")
-	}
-	tin := templates.Input{Title: base.Space.Title}
+	tin := templates.Input{Title: sv.Title}
 	for _, name := range slices.Sorted(maps.Keys(in.Params.ContentRefs)) {
 		raw := in.Params.ContentRefs[name]
 		var ref struct {
@@ -72,6 +85,10 @@ func (a *App) ApplyTemplate(ctx context.Context, caller folio.Caller, spaceID fo
 	if err != nil {
 		return nil, err
 	}
-	return a.commit(ctx, caller, spaceID, edit{check: requireEditable, typ: folio.RevisionEdits,
-		build: func(*Content) (*content.Snapshot, error) { return snap, nil }})
+	replace := func(*Content) (*content.Snapshot, error) { return snap, nil }
+	if crID != "" {
+		_, err := a.commitChangeRequest(ctx, caller, sv.ID, crID, "", replace)
+		return nil, err
+	}
+	return a.commit(ctx, caller, spaceID, edit{check: requireEditable, typ: folio.RevisionEdits, build: replace})
 }
