@@ -163,4 +163,29 @@ func (s *Server) routes() {
 		s.handle("DELETE "+c+"/{commentId}/replies/{commentReplyId}", authed, s.deleteCommentReply)
 		s.handle("GET "+base+"/commenters", authed, s.listCommenters)
 	}
+
+	// Sites.
+	const site = "/v1/orgs/{organizationId}/sites/{siteId}"
+	s.handle("GET /v1/orgs/{organizationId}/sites", authed, s.listSites)
+	s.handle("POST /v1/orgs/{organizationId}/sites", authed, s.createSite)
+	s.handle("GET "+site, authed, s.getSiteByID)
+	s.handle("PATCH "+site, authed, s.updateSiteByID)
+	s.handle("DELETE "+site, authed, s.deleteSiteByID)
+	s.handle("POST "+site+"/publish", authed, s.publishSite(true))
+	s.handle("POST "+site+"/unpublish", authed, s.publishSite(false))
+	s.handle("GET "+site+"/published", authed, s.getPublishedContentSite)
+	s.handle("GET "+site+"/share-links", authed, s.listSiteShareLinks)
+	s.handle("POST "+site+"/share-links", authed, s.createSiteShareLink)
+	s.handle("PATCH "+site+"/share-links/{shareLinkId}", authed, s.updateSiteShareLinkByID)
+	s.handle("DELETE "+site+"/share-links/{shareLinkId}", authed, s.deleteSiteShareLinkByID)
+	s.handle("POST "+site+"/redirects", authed, s.createSiteRedirect)
+	s.handle("GET "+site+"/redirects", authed, s.listSiteRedirects)
+	s.handle("PATCH "+site+"/redirects/{siteRedirectId}", authed, s.updateSiteRedirectByID)
+	s.handle("DELETE "+site+"/redirects/{siteRedirectId}", authed, s.deleteSiteRedirectByID)
+	s.handle("GET "+site+"/redirect", authed, s.getSiteRedirectBySource)
+	s.handle("GET "+site+"/customization", authed, s.getSiteCustomizationByID)
+	s.handle("PUT "+site+"/customization", authed, s.updateSiteCustomizationByID)
+	s.handle("GET "+site+"/site-spaces/{siteSpaceId}/customization", authed, s.getSiteSpaceCustomizationByID)
+	s.handle("PATCH "+site+"/site-spaces/{siteSpaceId}/customization", authed, s.overrideSiteSpaceCustomizationByID)
+	s.handle("DELETE "+site+"/site-spaces/{siteSpaceId}/customization", authed, s.deleteSiteSpaceCustomizationByID)
 }

@@ -38,7 +38,8 @@ func (s *Server) listSpacesInOrganizationByID(w http.ResponseWriter, r *http.Req
 }
 
 func (s *Server) getSpaceByID(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.app.GetSpace(r.Context(), caller(r), r.PathValue("spaceId"))
+	// shareKey opens a space published through a share-link site.
+	v, err := s.app.GetSharedSpace(r.Context(), caller(r), r.PathValue("spaceId"), r.URL.Query().Get("shareKey"))
 	if err != nil {
 		return err
 	}

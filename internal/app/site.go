@@ -1,0 +1,702 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+var (
+	errSiteNotFound = folio.Errorf(folio.NotFound, "site not found")
+	errGuestSites   = folio.Errorf(folio.Forbidden, "guests cannot see the organization's sites")
+	errManageSites  = "only members with the create role or higher can manage sites"
+)
+
+// siteRights loads the caller's access to an organization's sites:
+// members read them, members with the create role or higher manage them,
+// guests and non-members do not see them.
+func siteRights(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.ID) (folio.Access, error) {
+	acc, err := access(ctx, tx, caller, orgID)
+	if err != nil {
+		return acc, err
+	}
+	if acc.Role == folio.RoleGuest {
+		return acc, errGuestSites
+	}
+	return acc, nil
+}
+
+// site loads a site of the organization the caller may read; with manage
+// it also requires the right to change it. Guests get NotFound, as for a
+// site of another organization.
+func site(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, id folio.ID, manage bool) (*folio.SiteView, error) {
+	acc, err := access(ctx, tx, caller, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if acc.Role == folio.RoleGuest {
+		return nil, errSiteNotFound
+	}
+	s, err := store.GetSite(ctx, tx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	v := &folio.SiteView{Site: *s, Manage: acc.Role.AtLeast(folio.RoleCreate)}
+	if manage && !v.Manage {
+		return nil, folio.Errorf(folio.Forbidden, "%s", errManageSites)
+	}
+	return v, nil
+}
+
+// readableSite loads a site for a reader of its published content: the
+// organization's members (guests excepted) read any of its sites; anyone
+// else reads a published site that is public or unlisted, or a published
+// share-link site with an active key of it. Everything else is NotFound.
+func readableSite(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, id folio.ID, shareKey string) (*folio.SiteView, error) {
+	v, err := site(ctx, tx, caller, orgID, id, false)
+	if err == nil || !(folio.IsNotFound(err) || folio.KindOf(err) == folio.Forbidden) {
+		return v, err
+	}
+	s, err := store.GetSite(ctx, tx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	if s.Published {
+		switch s.Visibility {
+		case "public", "unlisted":
+			ok = true
+		case folio.VisibilityShareLink:
+			if shareKey != "" {
+				if ok, err = store.ActiveShareLink(ctx, tx, s.ID, shareKey); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if !ok {
+		return nil, errSiteNotFound
+	}
+	return &folio.SiteView{Site: *s}, nil
+}
+
+// ListSites lists the sites of an organization.
+func (a *App) ListSites(ctx context.Context, caller folio.Caller, orgID folio.ID, f folio.SiteFilter, opts folio.ListOptions) (l folio.List[folio.SiteView], err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		acc, err := siteRights(ctx, tx, caller, orgID)
+		if err != nil {
+			return err
+		}
+		sites, err := store.ListSites(ctx, tx, orgID, f, opts)
+		if err != nil {
+			return err
+		}
+		l = folio.List[folio.SiteView]{Count: sites.Count, Next: sites.Next, Items: make([]folio.SiteView, len(sites.Items))}
+		for i, s := range sites.Items {
+			l.Items[i] = folio.SiteView{Site: s, Manage: acc.Role.AtLeast(folio.RoleCreate)}
+		}
+		return nil
+	})
+	return l, err
+}
+
+// CreateSite creates a site publishing the spaces listed in it, in order,
+// the first one as the default.
+func (a *App) CreateSite(ctx context.Context, caller folio.Caller, orgID folio.ID, in folio.NewSite) (v *folio.SiteView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		acc, err := siteRights(ctx, tx, caller, orgID)
+		if err != nil {
+			return err
+		}
+		if err := require(acc.Role.AtLeast(folio.RoleCreate), errManageSites); err != nil {
+			return err
+		}
+		if err := in.Validate(); err != nil {
+			return err
+		}
+		s := folio.Site{ID: folio.NewID(), OrganizationID: orgID, Type: in.Type, Title: in.Title,
+			Visibility: in.Visibility, AgentsContext: "included", CreatedAt: tx.Now, UpdatedAt: tx.Now}
+		if err := store.CreateSite(ctx, tx, &s); err != nil {
+			return err
+		}
+		var paths []string
+		seen := map[folio.ID]bool{}
+		for i, id := range in.Spaces {
+			if seen[id] {
+				return folio.FieldErrorf("spaces", "space %s is listed twice", id)
+			}
+			seen[id] = true
+			sp, err := store.GetSpace(ctx, tx, id)
+			if err == nil && sp.OrganizationID == orgID {
+				_, _, err = viewSpace(ctx, tx, caller, sp)
+			} else if err == nil {
+				err = errSpaceNotFound
+			}
+			if folio.IsNotFound(err) {
+				return folio.FieldErrorf("spaces", "space %s not found in the organization", id)
+			}
+			if err != nil {
+				return err
+			}
+			path := content.UniqueSlug(paths, content.Slugify(sp.Title))
+			paths = append(paths, path)
+			ss := folio.SiteSpace{ID: folio.NewID(), SiteID: s.ID, SpaceID: id, Path: path, Position: int64(i),
+				Default: i == 0, CreatedAt: tx.Now, UpdatedAt: tx.Now}
+			if err := store.CreateSiteSpace(ctx, tx, &ss); err != nil {
+				return err
+			}
+		}
+		s.SiteSpaces = len(in.Spaces)
+		v = &folio.SiteView{Site: s, Manage: true}
+		return nil
+	})
+	return v, err
+}
+
+// GetSite returns a site of the organization.
+func (a *App) GetSite(ctx context.Context, caller folio.Caller, orgID, id folio.ID) (v *folio.SiteView, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		v, err = site(ctx, tx, caller, orgID, id, false)
+		return err
+	})
+	return v, err
+}
+
+// checkSiteSection refuses a section id that is not one of the site's
+// sections. Sites have no sections until the site structure adds them.
+func checkSiteSection(_ context.Context, _ *store.Tx, _ *folio.Site, field string, id folio.ID) error {
+	return folio.FieldErrorf(field, "site section %s not found in the site", id)
+}
+
+// UpdateSite applies a PATCH to a site.
+func (a *App) UpdateSite(ctx context.Context, caller folio.Caller, orgID, id folio.ID, u *folio.SiteUpdate) (v *folio.SiteView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if v, err = site(ctx, tx, caller, orgID, id, true); err != nil {
+			return err
+		}
+		if err := u.Validate(); err != nil {
+			return err
+		}
+		s := &v.Site
+		if u.Title.Set {
+			s.Title = u.Title.Value
+		}
+		if u.Visibility.Set {
+			s.Visibility = u.Visibility.Value
+		}
+		if u.Basename.Set {
+			s.Basename = u.Basename.Value
+		}
+		if u.Hostname.Set {
+			s.Hostname = u.Hostname.Value
+		}
+		if u.Proxy.Set {
+			s.ProxyOrigin = u.Proxy.Value
+		}
+		if u.AgentsContext.Set {
+			s.AgentsContext = u.AgentsContext.Value
+		}
+		if u.AdaptiveContent.Set {
+			s.AdaptiveContent = *u.AdaptiveContent.Value.Enabled
+		}
+		if u.DefaultSiteSection.Set {
+			if err := checkSiteSection(ctx, tx, s, "defaultSiteSection", u.DefaultSiteSection.Value); err != nil {
+				return err
+			}
+			s.DefaultSiteSection = u.DefaultSiteSection.Value
+		}
+		if u.DefaultSiteSpace.Set {
+			ss, err := store.GetSiteSpace(ctx, tx, s.ID, u.DefaultSiteSpace.Value)
+			if folio.IsNotFound(err) {
+				return folio.FieldErrorf("defaultSiteSpace", "site space %s not found in the site", u.DefaultSiteSpace.Value)
+			}
+			if err != nil {
+				return err
+			}
+			if err := store.SetDefaultSiteSpace(ctx, tx, s.ID, ss.SectionID, ss.ID); err != nil {
+				return err
+			}
+		}
+		s.UpdatedAt = tx.Now
+		return store.UpdateSite(ctx, tx, s)
+	})
+	return v, err
+}
+
+// DeleteSite deletes a site and reports whether it existed.
+func (a *App) DeleteSite(ctx context.Context, caller folio.Caller, orgID, id folio.ID) (existed bool, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		acc, err := siteRights(ctx, tx, caller, orgID)
+		if err != nil {
+			return err
+		}
+		if err := require(acc.Role.AtLeast(folio.RoleCreate), errManageSites); err != nil {
+			return err
+		}
+		existed, err = store.DeleteSite(ctx, tx, orgID, id)
+		return err
+	})
+	return existed, err
+}
+
+// PublishSite publishes (publish true) or unpublishes a site.
+func (a *App) PublishSite(ctx context.Context, caller folio.Caller, orgID, id folio.ID, publish bool) (v *folio.SiteView, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if v, err = site(ctx, tx, caller, orgID, id, true); err != nil {
+			return err
+		}
+		v.Published, v.UpdatedAt = publish, tx.Now
+		return store.UpdateSite(ctx, tx, &v.Site)
+	})
+	return v, err
+}
+
+// newShareKey returns a secret share key: 32 random bytes, URL-safe.
+func newShareKey() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic("app: no randomness: " + err.Error())
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// ListShareLinks lists a site's share links, keys included: only the
+// site's managers see them.
+func (a *App) ListShareLinks(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, opts folio.ListOptions) (v *folio.SiteView, l folio.List[folio.ShareLink], err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		if v, err = site(ctx, tx, caller, orgID, siteID, true); err != nil {
+			return err
+		}
+		l, err = store.ListShareLinks(ctx, tx, siteID, opts)
+		return err
+	})
+	return v, l, err
+}
+
+// CreateShareLink adds a share link with a new secret key to a share-link
+// site.
+func (a *App) CreateShareLink(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, name folio.Optional[string]) (v *folio.SiteView, l *folio.ShareLink, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if v, err = site(ctx, tx, caller, orgID, siteID, true); err != nil {
+			return err
+		}
+		if !name.Present() {
+			return folio.FieldErrorf("name", "name is required")
+		}
+		if err := folio.ValidateShareLinkName(name.Value); err != nil {
+			return err
+		}
+		if v.Visibility != folio.VisibilityShareLink {
+			return folio.Errorf(folio.Invalid, "share links are only for sites whose visibility is share-link")
+		}
+		n, err := store.CountShareLinks(ctx, tx, siteID)
+		if err != nil {
+			return err
+		}
+		if n >= folio.MaxShareLinks {
+			return folio.Errorf(folio.Invalid, "a site has at most %d share links", folio.MaxShareLinks)
+		}
+		l = &folio.ShareLink{ID: folio.NewID(), SiteID: siteID, Name: name.Value, Key: newShareKey(), Active: true, CreatedAt: tx.Now}
+		return store.CreateShareLink(ctx, tx, l)
+	})
+	return v, l, err
+}
+
+// ShareLinkUpdate is the body of updateSiteShareLinkById.
+type ShareLinkUpdate struct {
+	Active folio.Optional[bool]   `json:"active"`
+	Name   folio.Optional[string] `json:"name"`
+}
+
+// UpdateShareLink renames, revokes (active false) or restores a share
+// link. A revoked key stops opening the site at once.
+func (a *App) UpdateShareLink(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, u ShareLinkUpdate) (v *folio.SiteView, l *folio.ShareLink, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if v, err = site(ctx, tx, caller, orgID, siteID, true); err != nil {
+			return err
+		}
+		if l, err = store.GetShareLink(ctx, tx, siteID, id); err != nil {
+			return err
+		}
+		if !u.Active.Set && !u.Name.Set {
+			return folio.Errorf(folio.Invalid, "send active or name")
+		}
+		if u.Active.Null || u.Name.Null {
+			return folio.Errorf(folio.Invalid, "active and name cannot be null")
+		}
+		if u.Name.Set {
+			if err := folio.ValidateShareLinkName(u.Name.Value); err != nil {
+				return err
+			}
+			l.Name = u.Name.Value
+		}
+		if u.Active.Set {
+			l.Active = u.Active.Value
+		}
+		return store.UpdateShareLink(ctx, tx, l)
+	})
+	return v, l, err
+}
+
+// DeleteShareLink deletes a share link and reports whether it existed.
+func (a *App) DeleteShareLink(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID) (existed bool, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if _, err := site(ctx, tx, caller, orgID, siteID, true); err != nil {
+			return err
+		}
+		existed, err = store.DeleteShareLink(ctx, tx, siteID, id)
+		return err
+	})
+	return existed, err
+}
+
+// RedirectInput is the body of createSiteRedirect and updateSiteRedirectById.
+type RedirectInput struct {
+	Source      folio.Optional[string]                    `json:"source"`
+	Destination folio.Optional[folio.RedirectDestination] `json:"destination"`
+}
+
+// checkDestination checks that a redirect's destination names what the
+// site holds.
+func checkDestination(ctx context.Context, tx *store.Tx, s *folio.Site, d *folio.RedirectDestination) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	if d.Kind == "site-section" {
+		return checkSiteSection(ctx, tx, s, "destination", d.SiteSectionID)
+	}
+	_, err := store.GetSiteSpace(ctx, tx, s.ID, d.SiteSpaceID)
+	if folio.IsNotFound(err) {
+		return folio.FieldErrorf("destination", "site space %s not found in the site", d.SiteSpaceID)
+	}
+	return err
+}
+
+// CreateRedirect adds a redirect to a site.
+func (a *App) CreateRedirect(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, in RedirectInput) (r *folio.SiteRedirect, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		v, err := site(ctx, tx, caller, orgID, siteID, true)
+		if err != nil {
+			return err
+		}
+		if !in.Source.Present() {
+			return folio.FieldErrorf("source", "source is required")
+		}
+		if !in.Destination.Present() {
+			return folio.FieldErrorf("destination", "destination is required")
+		}
+		if err := folio.ValidateRedirectSource("source", in.Source.Value); err != nil {
+			return err
+		}
+		if err := checkDestination(ctx, tx, &v.Site, &in.Destination.Value); err != nil {
+			return err
+		}
+		n, err := store.CountRedirects(ctx, tx, siteID)
+		if err != nil {
+			return err
+		}
+		if n >= folio.MaxRedirects {
+			return folio.Errorf(folio.Invalid, "a site has at most %d redirects", folio.MaxRedirects)
+		}
+		r = &folio.SiteRedirect{ID: folio.NewID(), SiteID: siteID, Source: in.Source.Value,
+			Destination: in.Destination.Value, CreatedAt: tx.Now}
+		return store.CreateRedirect(ctx, tx, r)
+	})
+	return r, err
+}
+
+// UpdateRedirect changes a redirect's source or destination; omitted
+// fields stay unchanged.
+func (a *App) UpdateRedirect(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, in RedirectInput) (r *folio.SiteRedirect, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		v, err := site(ctx, tx, caller, orgID, siteID, true)
+		if err != nil {
+			return err
+		}
+		if r, err = store.GetRedirect(ctx, tx, siteID, id); err != nil {
+			return err
+		}
+		if in.Source.Null || in.Destination.Null {
+			return folio.Errorf(folio.Invalid, "source and destination cannot be null")
+		}
+		if in.Source.Set {
+			if err := folio.ValidateRedirectSource("source", in.Source.Value); err != nil {
+				return err
+			}
+			r.Source = in.Source.Value
+		}
+		if in.Destination.Set {
+			if err := checkDestination(ctx, tx, &v.Site, &in.Destination.Value); err != nil {
+				return err
+			}
+			r.Destination = in.Destination.Value
+		}
+		return store.UpdateRedirect(ctx, tx, r)
+	})
+	return r, err
+}
+
+// ListRedirects lists a site's redirects.
+func (a *App) ListRedirects(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, search string, opts folio.ListOptions) (l folio.List[folio.SiteRedirect], err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		if _, err := site(ctx, tx, caller, orgID, siteID, false); err != nil {
+			return err
+		}
+		l, err = store.ListRedirects(ctx, tx, siteID, search, opts)
+		return err
+	})
+	return l, err
+}
+
+// DeleteRedirect deletes a redirect and reports whether it existed.
+func (a *App) DeleteRedirect(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID) (existed bool, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if _, err := site(ctx, tx, caller, orgID, siteID, true); err != nil {
+			return err
+		}
+		existed, err = store.DeleteRedirect(ctx, tx, siteID, id)
+		return err
+	})
+	return existed, err
+}
+
+// ResolvedRedirect is a redirect with the site and site space it leads to.
+type ResolvedRedirect struct {
+	Redirect  *folio.SiteRedirect
+	Site      *folio.SiteView
+	SiteSpace *folio.SiteSpace // nil for a section
+}
+
+// RedirectBySource finds the redirect of a source path, for the site's
+// readers (see readableSite).
+func (a *App) RedirectBySource(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, source, shareKey string) (out *ResolvedRedirect, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		v, err := readableSite(ctx, tx, caller, orgID, siteID, shareKey)
+		if err != nil {
+			return err
+		}
+		if err := folio.ValidateRedirectSource("source", source); err != nil {
+			return err
+		}
+		r, err := store.RedirectBySource(ctx, tx, siteID, source)
+		if err != nil {
+			return err
+		}
+		out = &ResolvedRedirect{Redirect: r, Site: v}
+		if r.Destination.SiteSpaceID != "" {
+			if out.SiteSpace, err = store.GetSiteSpace(ctx, tx, siteID, r.Destination.SiteSpaceID); folio.IsNotFound(err) {
+				return folio.Errorf(folio.NotFound, "redirect not found")
+			}
+		}
+		return err
+	})
+	return out, err
+}
+
+// defaultCustomization is folio.DefaultCustomization, decoded.
+func defaultCustomization() map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(folio.DefaultCustomization), &m); err != nil {
+		panic("app: bad default customization: " + err.Error())
+	}
+	return m
+}
+
+// siteCustomization returns the effective customization of a site.
+func siteCustomization(ctx context.Context, tx *store.Tx, siteID folio.ID) (map[string]any, error) {
+	doc, err := store.SiteCustomization(ctx, tx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return folio.MergePatch(defaultCustomization(), doc), nil
+}
+
+func checkCustomizationSize(doc map[string]any) error {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	if len(b) > folio.MaxCustomizationSize {
+		return folio.Errorf(folio.Invalid, "customization must be at most %d bytes", folio.MaxCustomizationSize)
+	}
+	return nil
+}
+
+// GetSiteCustomization returns a site's customization settings.
+func (a *App) GetSiteCustomization(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID) (doc map[string]any, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		if _, err := site(ctx, tx, caller, orgID, siteID, false); err != nil {
+			return err
+		}
+		doc, err = siteCustomization(ctx, tx, siteID)
+		return err
+	})
+	return doc, err
+}
+
+// UpdateSiteCustomization replaces a site's customization settings. The
+// parts the body leaves out take their defaults.
+func (a *App) UpdateSiteCustomization(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, in map[string]any) (doc map[string]any, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if _, err := site(ctx, tx, caller, orgID, siteID, true); err != nil {
+			return err
+		}
+		if err := folio.ValidateCustomization(in); err != nil {
+			return err
+		}
+		if err := checkCustomizationSize(in); err != nil {
+			return err
+		}
+		if err := store.SetSiteCustomization(ctx, tx, siteID, in); err != nil {
+			return err
+		}
+		doc = folio.MergePatch(defaultCustomization(), in)
+		return nil
+	})
+	return doc, err
+}
+
+// siteSpaceOf loads a site space of a site the caller may read or manage.
+func siteSpaceOf(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, siteID, id folio.ID, manage bool) (*folio.SiteSpace, error) {
+	if _, err := site(ctx, tx, caller, orgID, siteID, manage); err != nil {
+		return nil, err
+	}
+	return store.GetSiteSpace(ctx, tx, siteID, id)
+}
+
+// GetSiteSpaceCustomization returns the customization of a site space:
+// the site's with the site space's overrides applied.
+func (a *App) GetSiteSpaceCustomization(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID) (doc map[string]any, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		if _, err := siteSpaceOf(ctx, tx, caller, orgID, siteID, id, false); err != nil {
+			return err
+		}
+		base, err := siteCustomization(ctx, tx, siteID)
+		if err != nil {
+			return err
+		}
+		over, err := store.SiteSpaceCustomization(ctx, tx, id)
+		doc = folio.MergePatch(base, over)
+		return err
+	})
+	return doc, err
+}
+
+// OverrideSiteSpaceCustomization merges a patch into a site space's
+// overrides: a value overrides the site's, null removes the override.
+func (a *App) OverrideSiteSpaceCustomization(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, patch map[string]any) (doc map[string]any, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if _, err := siteSpaceOf(ctx, tx, caller, orgID, siteID, id, true); err != nil {
+			return err
+		}
+		old, err := store.SiteSpaceCustomization(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		over := folio.MergePatch(old, patch)
+		if err := folio.ValidateCustomization(over); err != nil {
+			return err
+		}
+		if err := checkCustomizationSize(over); err != nil {
+			return err
+		}
+		if len(over) == 0 {
+			over = nil
+		}
+		if _, err := store.SetSiteSpaceCustomization(ctx, tx, id, over); err != nil {
+			return err
+		}
+		base, err := siteCustomization(ctx, tx, siteID)
+		doc = folio.MergePatch(base, over)
+		return err
+	})
+	return doc, err
+}
+
+// DeleteSiteSpaceCustomization removes a site space's overrides and
+// reports whether it had any.
+func (a *App) DeleteSiteSpaceCustomization(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID) (had bool, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if _, err := siteSpaceOf(ctx, tx, caller, orgID, siteID, id, true); err != nil {
+			return err
+		}
+		had, err = store.SetSiteSpaceCustomization(ctx, tx, id, nil)
+		return err
+	})
+	return had, err
+}
+
+// PublishedSite is the published profile of a site: the site, its site
+// spaces with their spaces, and the customizations.
+type PublishedSite struct {
+	Site           *folio.SiteView
+	SiteSpaces     []folio.SiteSpaceView
+	Customization  map[string]any
+	Customizations map[folio.ID]map[string]any // per site space with overrides
+}
+
+// GetPublishedSite returns the published profile of a site for its
+// readers (see readableSite). The spaces are shown as their readers see
+// them: with the read role.
+func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, shareKey string) (out *PublishedSite, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		v, err := readableSite(ctx, tx, caller, orgID, siteID, shareKey)
+		if err != nil {
+			return err
+		}
+		out = &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}}
+		sss, err := store.ListSiteSpaces(ctx, tx, siteID)
+		if err != nil {
+			return err
+		}
+		for _, ss := range sss {
+			sp, err := store.GetSpace(ctx, tx, ss.SpaceID)
+			if err != nil {
+				return err
+			}
+			out.SiteSpaces = append(out.SiteSpaces, folio.SiteSpaceView{SiteSpace: ss,
+				Space: folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}})
+		}
+		if out.Customization, err = siteCustomization(ctx, tx, siteID); err != nil {
+			return err
+		}
+		overs, err := store.SiteSpaceCustomizations(ctx, tx, siteID)
+		for id, over := range overs {
+			out.Customizations[id] = folio.MergePatch(out.Customization, over)
+		}
+		return err
+	})
+	return out, err
+}
+
+// GetSharedSpace returns a space for GET /spaces/{spaceId}?shareKey=: as
+// the caller sees it when they may, or else, when the key is an active
+// share link of a published share-link site that publishes the space, as
+// its readers see it (the read role).
+func (a *App) GetSharedSpace(ctx context.Context, caller folio.Caller, id folio.ID, shareKey string) (v *folio.SpaceView, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		v, _, err = space(ctx, tx, caller, id)
+		if !folio.IsNotFound(err) || shareKey == "" {
+			return err
+		}
+		ok, serr := store.SharedSpace(ctx, tx, shareKey, id)
+		if serr != nil {
+			return serr
+		}
+		if !ok {
+			return errSpaceNotFound
+		}
+		sp, err := store.GetSpace(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		v = &folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}
+		return nil
+	})
+	return v, err
+}
