@@ -315,3 +315,10 @@ type SiteStructure struct {
 	Nodes      []SiteStructureNode
 	SiteSpaces []SiteSpaceView
 }
+
+// PlacedSiteSpace is a site space with the section it sits in (nil at the
+// site's root), which its published URL depends on.
+type PlacedSiteSpace struct {
+	SiteSpaceView
+	Section *SiteSection
+}

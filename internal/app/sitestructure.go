@@ -471,6 +471,20 @@ func siteSpaceView(ctx context.Context, tx *store.Tx, caller folio.Caller, ss *f
 	return folio.SiteSpaceView{SiteSpace: *ss, Space: *v}, nil
 }
 
+// placed pairs a site space with its space and its section.
+func (t *siteTree) placed(ctx context.Context, tx *store.Tx, caller folio.Caller, ss *folio.SiteSpace) (*folio.PlacedSiteSpace, error) {
+	sv, err := siteSpaceView(ctx, tx, caller, ss)
+	if err != nil {
+		return nil, err
+	}
+	out := &folio.PlacedSiteSpace{SiteSpaceView: sv}
+	if sec := t.section(ss.SectionID); sec != nil {
+		c := *sec
+		out.Section = &c
+	}
+	return out, nil
+}
+
 func (t *siteTree) sectionView(ctx context.Context, tx *store.Tx, caller folio.Caller, s *folio.SiteSection) (*folio.SiteSectionView, error) {
 	v := &folio.SiteSectionView{SiteSection: *s, SiteSpaces: []folio.SiteSpaceView{}}
 	for _, ss := range t.spacesIn(s.ID) {
@@ -601,7 +615,7 @@ func (a *App) ListSiteSections(ctx context.Context, caller folio.Caller, orgID, 
 
 // ListSiteSpacesOf lists a site's site spaces in structure order; def
 // filters the default ones (true), the others (false) or none (nil).
-func (a *App) ListSiteSpacesOf(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, shareKey string, def *bool, opts folio.ListOptions) (v *folio.SiteView, l folio.List[folio.SiteSpaceView], err error) {
+func (a *App) ListSiteSpacesOf(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, shareKey string, def *bool, opts folio.ListOptions) (v *folio.SiteView, l folio.List[folio.PlacedSiteSpace], err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		if v, err = structureSite(ctx, tx, caller, orgID, siteID, shareKey, false); err != nil {
 			return err
@@ -618,13 +632,13 @@ func (a *App) ListSiteSpacesOf(ctx context.Context, caller folio.Caller, orgID, 
 		if err != nil {
 			return err
 		}
-		l = folio.List[folio.SiteSpaceView]{Count: p.Count, Next: p.Next, Items: []folio.SiteSpaceView{}}
+		l = folio.List[folio.PlacedSiteSpace]{Count: p.Count, Next: p.Next, Items: []folio.PlacedSiteSpace{}}
 		for _, s := range p.Items {
-			sv, err := siteSpaceView(ctx, tx, caller, s)
+			pv, err := t.placed(ctx, tx, caller, s)
 			if err != nil {
 				return err
 			}
-			l.Items = append(l.Items, sv)
+			l.Items = append(l.Items, *pv)
 		}
 		return nil
 	})
@@ -869,7 +883,7 @@ func (a *App) MoveSiteSection(ctx context.Context, caller folio.Caller, orgID, s
 // AddSiteSpace publishes a space in a site: in the section named, else in
 // the default section, else at the root of a site without sections. It
 // becomes the default only where there was none.
-func (a *App) AddSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, spaceID, sectionID folio.ID) (v *folio.SiteView, out *folio.SiteSpaceView, err error) {
+func (a *App) AddSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, spaceID, sectionID folio.ID) (v *folio.SiteView, out *folio.PlacedSiteSpace, err error) {
 	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
 		if spaceID == "" {
 			return folio.FieldErrorf("spaceId", "spaceId is required")
@@ -894,15 +908,14 @@ func (a *App) AddSiteSpace(ctx context.Context, caller folio.Caller, orgID, site
 		t.spaces = append(t.spaces, ss)
 		t.placeSpace(ss, section, len(t.spacesIn(section)))
 		t.normalize()
-		sv, err := siteSpaceView(ctx, tx, caller, ss)
-		out = &sv
+		out, err = t.placed(ctx, tx, caller, ss)
 		return err
 	})
 	return v, out, err
 }
 
 // UpdateSiteSpace applies a PATCH to a site space.
-func (a *App) UpdateSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, u folio.SiteSpaceUpdate) (v *folio.SiteView, out *folio.SiteSpaceView, err error) {
+func (a *App) UpdateSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, u folio.SiteSpaceUpdate) (v *folio.SiteView, out *folio.PlacedSiteSpace, err error) {
 	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
 		ss := t.siteSpace(id)
 		if ss == nil {
@@ -941,8 +954,7 @@ func (a *App) UpdateSiteSpace(ctx context.Context, caller folio.Caller, orgID, s
 			ss.Hidden = u.Hidden.Value
 		}
 		t.normalize()
-		sv, err := siteSpaceView(ctx, tx, caller, ss)
-		out = &sv
+		out, err = t.placed(ctx, tx, caller, ss)
 		return err
 	})
 	return v, out, err
@@ -993,7 +1005,7 @@ func (t *siteTree) moveSpace(ss *folio.SiteSpace, p folio.StructurePosition) err
 }
 
 // MoveSiteSpace moves a site space (the deprecated moveSiteSpace).
-func (a *App) MoveSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, p folio.StructurePosition) (v *folio.SiteView, out *folio.SiteSpaceView, err error) {
+func (a *App) MoveSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, p folio.StructurePosition) (v *folio.SiteView, out *folio.PlacedSiteSpace, err error) {
 	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
 		ss := t.siteSpace(id)
 		if ss == nil {
@@ -1003,8 +1015,7 @@ func (a *App) MoveSiteSpace(ctx context.Context, caller folio.Caller, orgID, sit
 			return err
 		}
 		t.normalize()
-		sv, err := siteSpaceView(ctx, tx, caller, ss)
-		out = &sv
+		out, err = t.placed(ctx, tx, caller, ss)
 		return err
 	})
 	return v, out, err
@@ -1012,7 +1023,7 @@ func (a *App) MoveSiteSpace(ctx context.Context, caller folio.Caller, orgID, sit
 
 // StructureItem is the item sortSiteStructure moved: exactly one is set.
 type StructureItem struct {
-	SiteSpace *folio.SiteSpaceView
+	SiteSpace *folio.PlacedSiteSpace
 	Section   *folio.SiteSectionView
 	Group     *folio.SiteSectionGroupView
 }
@@ -1032,8 +1043,7 @@ func (a *App) SortSiteStructure(ctx context.Context, caller folio.Caller, orgID,
 				return err
 			}
 			t.normalize()
-			sv, err := siteSpaceView(ctx, tx, caller, ss)
-			out.SiteSpace = &sv
+			out.SiteSpace, err = t.placed(ctx, tx, caller, ss)
 			return err
 		case folio.KindSiteSection:
 			s := t.section(item.ID)

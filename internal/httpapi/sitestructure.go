@@ -166,8 +166,8 @@ func (s *Server) listSiteSpacesOfSite(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.NewList(l, func(ss *folio.SiteSpaceView) wire.SiteSpace {
-		return s.urls.NewSiteSpace(&v.Site, ss)
+	writeJSON(w, http.StatusOK, wire.NewList(l, func(ss *folio.PlacedSiteSpace) wire.SiteSpace {
+		return s.urls.NewPlacedSiteSpace(&v.Site, ss)
 	}))
 	return nil
 }
@@ -186,7 +186,7 @@ func (s *Server) addSpaceToSite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Location", s.urls.API("/orgs/"+v.OrganizationID+"/sites/"+v.ID+"/site-spaces/"+ss.ID))
-	writeJSON(w, http.StatusCreated, s.urls.NewSiteSpace(&v.Site, ss))
+	writeJSON(w, http.StatusCreated, s.urls.NewPlacedSiteSpace(&v.Site, ss))
 	return nil
 }
 
@@ -206,7 +206,7 @@ func (s *Server) updateSiteSpaceByID(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.urls.NewSiteSpace(&v.Site, ss))
+	writeJSON(w, http.StatusOK, s.urls.NewPlacedSiteSpace(&v.Site, ss))
 	return nil
 }
 
@@ -230,7 +230,7 @@ func (s *Server) moveSiteSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.urls.NewSiteSpace(&v.Site, ss))
+	writeJSON(w, http.StatusOK, s.urls.NewPlacedSiteSpace(&v.Site, ss))
 	return nil
 }
 
@@ -262,7 +262,7 @@ func (s *Server) sortSiteStructure(w http.ResponseWriter, r *http.Request) error
 	}
 	switch {
 	case item.SiteSpace != nil:
-		writeJSON(w, http.StatusOK, s.urls.NewSiteSpace(&v.Site, item.SiteSpace))
+		writeJSON(w, http.StatusOK, s.urls.NewPlacedSiteSpace(&v.Site, item.SiteSpace))
 	case item.Section != nil:
 		writeJSON(w, http.StatusOK, s.siteSection(v, item.Section))
 	default:

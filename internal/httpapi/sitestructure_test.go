@@ -652,3 +652,58 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 		}
 	})
 }
+
+// TestSiteStructureShareKey reads the structure of a published share-link
+// site with a key and without, before and after the key is revoked, and
+// checks the published URLs of sections and their site spaces.
+func TestSiteStructureShareKey(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		_, stranger := s.User(t)
+		sp := newSpace(t, s, admin, org, "Guide")
+		st := newSite(t, s, admin, org, map[string]any{"title": "Shared", "visibility": "share-link", "spaces": []string{sp}})
+		f := &structureFixture{s: s, admin: admin, org: org, base: "/v1/orgs/" + org + "/sites/" + st.ID}
+		api := f.addSection(t, f.space(t, "API"), nil)
+		f.addSiteSpace(t, f.space(t, "API v2"), api.ID)
+		var link struct {
+			ID   string
+			URLs struct{ Published string }
+		}
+		s.Do(t, admin, "POST", f.base+"/share-links", `{"name":"Partners"}`).WantStatus(t, 201).JSON(t, &link)
+		_, key, _ := strings.Cut(link.URLs.Published, "?shareKey=")
+		reads := []string{"/structure", "/sections", "/site-spaces"}
+		for _, r := range reads {
+			s.Do(t, stranger, "GET", f.base+r+"?shareKey="+key, nil).WantStatus(t, 404) // not published yet
+		}
+		var pub siteBody
+		s.Do(t, admin, "POST", f.base+"/publish", nil).WantStatus(t, 200).JSON(t, &pub)
+		for _, r := range reads {
+			s.Do(t, stranger, "GET", f.base+r+"?shareKey="+key, nil).WantStatus(t, 200)
+			s.Do(t, stranger, "GET", f.base+r, nil).WantStatus(t, 404)
+			s.Do(t, stranger, "GET", f.base+r+"?shareKey=wrong", nil).WantStatus(t, 404)
+		}
+		// Writes never take a key.
+		s.Do(t, stranger, "POST", f.base+"/site-spaces?shareKey="+key, map[string]any{"spaceId": sp}).WantStatus(t, 404)
+		var l struct {
+			Items []struct {
+				Path string
+				URLs struct{ Published string }
+			}
+		}
+		s.Do(t, stranger, "GET", f.base+"/site-spaces?shareKey="+key, nil).WantStatus(t, 200).JSON(t, &l)
+		want := []string{"", "/api", "/api/api-v2"}
+		if len(l.Items) != 3 {
+			t.Fatalf("site spaces %+v", l.Items)
+		}
+		for i, it := range l.Items {
+			if it.URLs.Published != pub.URLs.Published+want[i] {
+				t.Errorf("site space %s: published at %q, want %q", it.Path, it.URLs.Published, pub.URLs.Published+want[i])
+			}
+		}
+		s.Do(t, admin, "PATCH", f.base+"/share-links/"+link.ID, `{"active":false}`).WantStatus(t, 200)
+		for _, r := range reads {
+			s.Do(t, stranger, "GET", f.base+r+"?shareKey="+key, nil).WantStatus(t, 404)
+		}
+	})
+}

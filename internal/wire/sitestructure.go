@@ -129,3 +129,11 @@ func NewSiteAdaptiveSchema(v *folio.AdaptiveSchema) SiteAdaptiveSchema {
 func NewTemplateCondition(v *folio.TemplateCondition) TemplateCondition {
 	return TemplateCondition{Description: v.Description, Condition: v.Condition}
 }
+
+// NewPlacedSiteSpace converts a site space, in its section when it has one.
+func (u URLs) NewPlacedSiteSpace(s *folio.Site, v *folio.PlacedSiteSpace) SiteSpace {
+	if v.Section != nil {
+		return u.NewSectionSiteSpace(s, v.Section, &v.SiteSpaceView)
+	}
+	return u.NewSiteSpace(s, &v.SiteSpaceView)
+}
