@@ -197,6 +197,31 @@ func (f *structureFixture) check(t *testing.T) string {
 	return strings.Join(layout, "|")
 }
 
+// try sends a write and checks its status; a refused write (400 or more)
+// must leave the site's structure and adaptive schema as they were.
+func (f *structureFixture) try(t *testing.T, name, method, path string, body any, want int) {
+	t.Helper()
+	before := f.snapshot(t)
+	r := f.s.Do(t, f.admin, method, path, body)
+	if r.Status != want {
+		t.Errorf("%s: %d, want %d (%s)", name, r.Status, want, r.Body)
+		return
+	}
+	if want >= 400 {
+		if after := f.snapshot(t); after != before {
+			t.Errorf("%s: refused, yet the structure changed:\n%s\n%s", name, before, after)
+		}
+	}
+}
+
+func (f *structureFixture) snapshot(t *testing.T) string {
+	t.Helper()
+	st := f.s.Do(t, f.admin, "GET", f.base+"/structure", nil).WantStatus(t, 200).Body
+	groups := f.s.Do(t, f.admin, "GET", f.base+"/section-groups", nil).WantStatus(t, 200).Body
+	schema := f.s.Do(t, f.admin, "GET", f.base+"/adaptive-schema", nil).Body
+	return string(st) + string(groups) + string(schema)
+}
+
 func star(b bool) string {
 	if b {
 		return "*"
@@ -328,9 +353,7 @@ func TestSiteSectionValidation(t *testing.T) {
 			{"icon/longest", map[string]any{"spaceId": sp, "icon": strings.Repeat("i", 50)}, 201},
 			{"icon/null", map[string]any{"spaceId": sp, "icon": nil}, 201},
 		} {
-			if r := s.Do(t, f.admin, "POST", f.base+"/sections", c.body); r.Status != c.want {
-				t.Errorf("add %s: %d, want %d (%s)", c.name, r.Status, c.want, r.Body)
-			}
+			f.try(t, "add "+c.name, "POST", f.base+"/sections", c.body, c.want)
 		}
 		f.check(t)
 		sec := f.addSection(t, f.space(t, "Target"), "Target")
@@ -356,10 +379,7 @@ func TestSiteSectionValidation(t *testing.T) {
 			{"icon/too long", `{"icon":"` + strings.Repeat("i", 51) + `"}`, 400},
 			{"description/too long", `{"description":"` + strings.Repeat("d", 257) + `"}`, 400},
 		} {
-			r := s.Do(t, f.admin, "PATCH", path, c.body)
-			if r.Status != c.want {
-				t.Errorf("patch %s: %d, want %d (%s)", c.name, r.Status, c.want, r.Body)
-			}
+			f.try(t, "patch "+c.name, "PATCH", path, c.body, c.want)
 		}
 		var got sectionBody
 		s.Do(t, f.admin, "PATCH", path, map[string]any{"title": "Renamed", "path": strings.Repeat("p", 100),
@@ -399,9 +419,7 @@ func TestSiteSpaceValidation(t *testing.T) {
 			{"spaceId/unknown", map[string]any{"spaceId": "nope"}, 400},
 			{"sectionId/unknown", map[string]any{"spaceId": sp[0], "sectionId": "nope"}, 400},
 		} {
-			if r := s.Do(t, f.admin, "POST", f.base+"/site-spaces", c.body); r.Status != c.want {
-				t.Errorf("add %s: %d, want %d (%s)", c.name, r.Status, c.want, r.Body)
-			}
+			f.try(t, "add "+c.name, "POST", f.base+"/site-spaces", c.body, c.want)
 		}
 		// The same space twice at the root gets a path of its own.
 		dup := f.addSiteSpace(t, sp[0], "")
@@ -426,9 +444,7 @@ func TestSiteSpaceValidation(t *testing.T) {
 			{"hidden/null", `{"hidden":null}`, 400},
 			{"hidden/string", `{"hidden":"yes"}`, 400},
 		} {
-			if r := s.Do(t, f.admin, "PATCH", path, c.body); r.Status != c.want {
-				t.Errorf("patch %s: %d, want %d (%s)", c.name, r.Status, c.want, r.Body)
-			}
+			f.try(t, "patch "+c.name, "PATCH", path, c.body, c.want)
 		}
 		var got siteSpaceBody
 		s.Do(t, f.admin, "PATCH", path, map[string]any{"path": strings.Repeat("p", 100), "condition": "visitor.claims.x",
@@ -468,9 +484,15 @@ func TestSiteStructureMoves(t *testing.T) {
 		wantLayout(t, f, "a3,a2,a1*")
 		s.Do(t, f.admin, "POST", f.base+"/site-spaces/"+ss[2].ID+"/move", `{}`).WantStatus(t, 200)
 		wantLayout(t, f, "a2,a1*,a3")
-		move(ss[0].ID, "after", ss[0].ID).WantStatus(t, 400)
-		move(ss[0].ID, "after", "nope").WantStatus(t, 400)
-		move("nope", "after", ss[0].ID).WantStatus(t, 404)
+		pos := func(where, ref string) map[string]any {
+			return map[string]any{"position": map[string]any{where: map[string]any{"type": "site-space", "siteSpace": ref}}}
+		}
+		f.try(t, "move after itself", "POST", f.base+"/site-spaces/"+ss[0].ID+"/move", pos("after", ss[0].ID), 400)
+		f.try(t, "move after unknown", "POST", f.base+"/site-spaces/"+ss[0].ID+"/move", pos("after", "nope"), 400)
+		f.try(t, "move unknown", "POST", f.base+"/site-spaces/nope/move", pos("after", ss[0].ID), 404)
+		f.try(t, "move before and after", "POST", f.base+"/site-spaces/"+ss[0].ID+"/move",
+			map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-space", "siteSpace": ss[1].ID},
+				"after": map[string]any{"type": "site-space", "siteSpace": ss[1].ID}}}, 400)
 		wantLayout(t, f, "a2,a1*,a3")
 
 		b := f.addSection(t, f.space(t, "B1"), nil)
@@ -480,7 +502,7 @@ func TestSiteStructureMoves(t *testing.T) {
 		// section cannot.
 		move(ss[1].ID, "before", b.SiteSpaces[0].ID).WantStatus(t, 200)
 		wantLayout(t, f, "a1*:a1*,a3|b1:a2,b1*|c1:c1*")
-		move(c.SiteSpaces[0].ID, "after", ss[0].ID).WantStatus(t, 400)
+		f.try(t, "move the last of a section", "POST", f.base+"/site-spaces/"+c.SiteSpaces[0].ID+"/move", pos("after", ss[0].ID), 400)
 		// Sections move among themselves.
 		s.Do(t, f.admin, "POST", f.base+"/sections/"+c.ID+"/move",
 			map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "siteSection": b.ID}}}).WantStatus(t, 200)
@@ -498,9 +520,14 @@ func TestSiteStructureMoves(t *testing.T) {
 		wantLayout(t, f, "c1:c1*|b1:a2,b1*|a1*:a1*,a3")
 		sort("site-space", ss[2].ID, "before", "site-space", ss[0].ID).WantStatus(t, 200)
 		wantLayout(t, f, "c1:c1*|b1:a2,b1*|a1*:a3,a1*")
-		sort("site-space", ss[2].ID, "before", "site-section", b.ID).WantStatus(t, 400)
-		sort("site-section", "nope", "before", "site-section", b.ID).WantStatus(t, 404)
-		sort("widget", "x", "before", "site-section", b.ID).WantStatus(t, 400)
+		sortBody := func(typ, id, refType, ref string) map[string]any {
+			return map[string]any{"item": map[string]any{"type": typ, "id": id},
+				"position": map[string]any{"before": map[string]any{"type": refType, "id": ref}}}
+		}
+		f.try(t, "sort a site space next to a section", "PATCH", f.base+"/structure/sort", sortBody("site-space", ss[2].ID, "site-section", b.ID), 400)
+		f.try(t, "sort an unknown section", "PATCH", f.base+"/structure/sort", sortBody("site-section", "nope", "site-section", b.ID), 404)
+		f.try(t, "sort a widget", "PATCH", f.base+"/structure/sort", sortBody("widget", "x", "site-section", b.ID), 400)
+		f.try(t, "sort without item", "PATCH", f.base+"/structure/sort", map[string]any{"position": map[string]any{}}, 400)
 		wantLayout(t, f, "c1:c1*|b1:a2,b1*|a1*:a3,a1*")
 	})
 }
@@ -517,7 +544,7 @@ func TestSiteSectionGroups(t *testing.T) {
 			{}, {"title": ""}, {"title": strings.Repeat("t", 101)}, {"title": "G", "icon": strings.Repeat("i", 51)},
 			{"title": "G", "sections": []string{"nope"}}, {"title": "G", "parent": "nope"},
 		} {
-			s.Do(t, f.admin, "POST", f.base+"/section-groups", body).WantStatus(t, 400)
+			f.try(t, fmt.Sprint("add group ", body), "POST", f.base+"/section-groups", body, 400)
 		}
 		var g, inner groupBody
 		s.Do(t, f.admin, "POST", f.base+"/section-groups", map[string]any{"title": strings.Repeat("t", 100),
@@ -533,8 +560,8 @@ func TestSiteSectionGroups(t *testing.T) {
 		if len(inner.Children) != 1 {
 			t.Fatalf("inner %+v", inner)
 		}
-		s.Do(t, f.admin, "POST", f.base+"/section-groups/"+inner.ID+"/sections", map[string]any{"sectionId": "nope"}).WantStatus(t, 400)
-		s.Do(t, f.admin, "POST", f.base+"/section-groups/nope/sections", map[string]any{"sectionId": b.ID}).WantStatus(t, 404)
+		f.try(t, "add an unknown section", "POST", f.base+"/section-groups/"+inner.ID+"/sections", map[string]any{"sectionId": "nope"}, 400)
+		f.try(t, "add to an unknown group", "POST", f.base+"/section-groups/nope/sections", map[string]any{"sectionId": b.ID}, 404)
 		var st struct {
 			Structure []struct {
 				Object   string
@@ -557,9 +584,13 @@ func TestSiteSectionGroups(t *testing.T) {
 			return s.Do(t, f.admin, "POST", f.base+"/section-groups/"+id+"/move",
 				map[string]any{"position": map[string]any{where: map[string]any{"type": typ, "id": ref}}})
 		}
-		mv(g.ID, "before", "site-section", b.ID).WantStatus(t, 400)
-		mv(g.ID, "before", "site-section", "nope").WantStatus(t, 400)
-		mv("nope", "before", "site-section", a.ID).WantStatus(t, 404)
+		mvBody := func(typ, ref string) map[string]any {
+			return map[string]any{"position": map[string]any{"before": map[string]any{"type": typ, "id": ref}}}
+		}
+		f.try(t, "move a group into itself", "POST", f.base+"/section-groups/"+g.ID+"/move", mvBody("site-section", b.ID), 400)
+		f.try(t, "move a group into its child", "POST", f.base+"/section-groups/"+g.ID+"/move", mvBody("site-section-group", inner.ID), 400)
+		f.try(t, "move a group next to nothing", "POST", f.base+"/section-groups/"+g.ID+"/move", mvBody("site-section", "nope"), 400)
+		f.try(t, "move an unknown group", "POST", f.base+"/section-groups/nope/move", mvBody("site-section", a.ID), 404)
 		mv(g.ID, "before", "site-section", a.ID).WantStatus(t, 200)
 		s.Do(t, f.admin, "GET", f.base+"/structure", nil).WantStatus(t, 200).JSON(t, &st)
 		if st.Structure[0].ID != g.ID {
@@ -569,8 +600,9 @@ func TestSiteSectionGroups(t *testing.T) {
 		s.Do(t, f.admin, "DELETE", f.base+"/section-groups/"+inner.ID+"/sections/"+b.ID, nil).WantStatus(t, 205)
 		s.Do(t, f.admin, "DELETE", f.base+"/section-groups/"+inner.ID+"/sections/"+b.ID, nil).WantStatus(t, 204)
 		g0 := g.ID
-		s.Do(t, f.admin, "PATCH", f.base+"/section-groups/"+g.ID, `{"title":null}`).WantStatus(t, 400)
-		s.Do(t, f.admin, "PATCH", f.base+"/section-groups/"+g.ID, `{"title":""}`).WantStatus(t, 400)
+		f.try(t, "group title null", "PATCH", f.base+"/section-groups/"+g.ID, `{"title":null}`, 400)
+		f.try(t, "group title empty", "PATCH", f.base+"/section-groups/"+g.ID, `{"title":""}`, 400)
+		f.try(t, "group icon too long", "PATCH", f.base+"/section-groups/"+g.ID, `{"icon":"`+strings.Repeat("i", 51)+`"}`, 400)
 		g = groupBody{}
 		s.Do(t, f.admin, "PATCH", f.base+"/section-groups/"+g0, `{"icon":null}`).WantStatus(t, 200).JSON(t, &g)
 		if g.Icon != "" || len(g.Title) != 100 {
@@ -641,7 +673,8 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 			WantError(t, 400, "condition: line 1, column")
 		s.Do(t, f.admin, "PATCH", path, map[string]any{"condition": "visitor.claims.unsigned.alpha"}).
 			WantError(t, 400, "condition: line 1, column")
-		s.Do(t, f.admin, "PATCH", path, map[string]any{"condition": `visitor.claims.plan > 3`}).WantStatus(t, 400)
+		f.try(t, "condition comparing a string with a number", "PATCH", path, map[string]any{"condition": `visitor.claims.plan > 3`}, 400)
+		f.try(t, "invalid schema over a valid one", "PUT", f.base+"/adaptive-schema", `{"jsonSchema":{"type":"object"}}`, 400)
 		for _, c := range conds.Items {
 			s.Do(t, f.admin, "PATCH", path, map[string]any{"condition": c.Condition}).WantStatus(t, 200)
 		}
