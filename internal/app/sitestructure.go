@@ -238,6 +238,7 @@ func (t *siteTree) normalize() {
 		root := t.spacesIn("")
 		first := t.orderedSections()[0]
 		for _, s := range root {
+			s.Path = uniquePath(t.spacePaths(first.ID, s.ID), s.Path)
 			t.placeSpace(s, first.ID, len(t.spacesIn(first.ID)))
 		}
 	}
