@@ -625,6 +625,15 @@ func TestSiteSectionGroups(t *testing.T) {
 			t.Fatalf("after delete %v", ids)
 		}
 		f.check(t)
+		// Lists take the usual page sizes.
+		for _, l := range []string{"/sections", "/site-spaces", "/section-groups"} {
+			s.Do(t, f.admin, "GET", f.base+l+"?limit=1001", nil).WantStatus(t, 400)
+			s.Do(t, f.admin, "GET", f.base+l+"?limit=1000", nil).WantStatus(t, 200)
+		}
+		// Deleting the site takes its whole structure and schema with it.
+		s.Do(t, f.admin, "PUT", f.base+"/adaptive-schema", adaptiveSchemaBody).WantStatus(t, 200)
+		s.Do(t, f.admin, "DELETE", f.base, nil).WantStatus(t, 205)
+		s.Do(t, f.admin, "GET", f.base+"/structure", nil).WantStatus(t, 404)
 	})
 }
 
