@@ -333,3 +333,65 @@ func TestSiteRedirectCount(t *testing.T) {
 			WantError(t, 400, fmt.Sprintf("a site has at most %d redirects", folio.MaxRedirects))
 	})
 }
+
+// TestSiteCustomization covers customization validation and the
+// site-space overrides: a value overrides, null removes the override.
+func TestSiteCustomization(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		sp := newSpace(t, s, admin, org, "Guide")
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{sp}})
+		base := "/v1/orgs/" + org + "/sites/" + st.ID
+		with := func(path string, v any) map[string]any {
+			doc := customization(t, "Custom")
+			m := doc
+			keys := strings.Split(path, ".")
+			for _, k := range keys[:len(keys)-1] {
+				m = m[k].(map[string]any)
+			}
+			m[keys[len(keys)-1]] = v
+			return doc
+		}
+		for _, c := range []struct {
+			name string
+			body map[string]any
+			want int
+		}{
+			{"title/too short", with("title", "C"), 400},
+			{"primaryColor/not hex", with("styling.primaryColor", map[string]any{"light": "blue", "dark": "#000"}), 400},
+			{"primaryColor/short hex", with("styling.primaryColor", map[string]any{"light": "#abc", "dark": "#000000"}), 200},
+			{"theme/unknown", with("styling.theme", "neon"), 400},
+			{"themes.default/dark", with("themes.default", "dark"), 200},
+			{"themes.default/auto", with("themes.default", "auto"), 400},
+			{"header.links/too many", with("header.links", make([]any, 21)), 400},
+			{"footer.copyright/too long", with("footer.copyright", strings.Repeat("c", 301)), 400},
+			{"favicon/bad url", with("favicon", map[string]any{"icon": map[string]any{"light": "ftp://x", "dark": "https://x.io/a.png"}}), 400},
+		} {
+			if r := s.DoUnchecked(t, admin, "PUT", base+"/customization", c.body); r.Status != c.want {
+				t.Errorf("customization %s: %d, want %d (%s)", c.name, r.Status, c.want, r.Body)
+			}
+		}
+		var prof struct {
+			Structure struct{ Structure []struct{ ID string } }
+		}
+		s.Do(t, admin, "GET", base+"/published", nil).WantStatus(t, 200).JSON(t, &prof)
+		ss := base + "/site-spaces/" + prof.Structure.Structure[0].ID + "/customization"
+		var doc struct {
+			Title   string
+			Styling struct{ Theme string }
+		}
+		s.Do(t, admin, "PATCH", ss, `{"title":"Variant","styling":{"theme":"bold"}}`).WantStatus(t, 200).JSON(t, &doc)
+		if doc.Title != "Variant" || doc.Styling.Theme != "bold" {
+			t.Fatalf("overridden %+v", doc)
+		}
+		s.Do(t, admin, "PATCH", ss, `{"styling":{"theme":"neon"}}`).WantStatus(t, 400)
+		doc.Title = ""
+		s.Do(t, admin, "PATCH", ss, `{"title":null}`).WantStatus(t, 200).JSON(t, &doc)
+		if doc.Title != "Custom" || doc.Styling.Theme != "bold" {
+			t.Fatalf("after null title %+v", doc)
+		}
+		s.Do(t, admin, "DELETE", ss, nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", ss, nil).WantStatus(t, 204)
+	})
+}
