@@ -653,6 +653,16 @@ func (a *App) writeTree(ctx context.Context, caller folio.Caller, orgID, siteID 
 		if v, err = structureSite(ctx, tx, caller, orgID, siteID, "", true); err != nil {
 			return err
 		}
+		// The site was read before the lock: read it again under it, so
+		// that the default section is the one the last writer left.
+		if err := store.LockSite(ctx, tx, siteID); err != nil {
+			return err
+		}
+		s, err := store.GetSite(ctx, tx, orgID, siteID)
+		if err != nil {
+			return err
+		}
+		v.Site = *s
 		t, err := loadTree(ctx, tx, &v.Site)
 		if err != nil {
 			return err
@@ -1306,6 +1316,9 @@ func removeSiteSpacesOfSpace(ctx context.Context, tx *store.Tx, orgID, spaceID f
 			continue
 		}
 		done[p.SiteID] = true
+		if err := store.LockSite(ctx, tx, p.SiteID); err != nil {
+			return err
+		}
 		s, err := store.GetSite(ctx, tx, orgID, p.SiteID)
 		if err != nil {
 			return err

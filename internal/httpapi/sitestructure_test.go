@@ -749,3 +749,39 @@ func TestSiteStructureShareKey(t *testing.T) {
 		}
 	})
 }
+
+// TestSiteStructureConcurrentWrites deletes the site spaces of a section
+// two at a time, concurrently, round after round: every write reads the
+// whole structure, so without a lock on the site two deletions could each
+// keep the default the other removes, leaving a section without one.
+func TestSiteStructureConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f, _ := newStructure(t, s, "Root")
+		sp := f.space(t, "Variant")
+		for round := range 8 {
+			sec := f.addSection(t, sp, fmt.Sprint("Round ", round))
+			for range 3 {
+				f.addSiteSpace(t, sp, sec.ID)
+			}
+			var got sectionBody
+			for _, x := range f.sections(t) {
+				if x.ID == sec.ID {
+					got = x
+				}
+			}
+			done := make(chan int, 2)
+			for _, ss := range got.SiteSpaces[:2] {
+				go func() {
+					done <- s.Do(t, f.admin, "DELETE", f.base+"/site-spaces/"+ss.ID, nil).Status
+				}()
+			}
+			for range 2 {
+				if st := <-done; st != 205 {
+					t.Fatalf("round %d: delete answered %d", round, st)
+				}
+			}
+			f.check(t)
+		}
+	})
+}

@@ -192,3 +192,14 @@ func SetAdaptiveSchema(ctx context.Context, t *Tx, s *folio.AdaptiveSchema) erro
 		s.SiteID, string(s.JSONSchema), micros(s.UpdatedAt))
 	return wrap(err, "set adaptive schema")
 }
+
+// LockSite takes the row lock of a site until the transaction ends, so that
+// writes to one site's structure, each of which reads the whole structure
+// first, follow one another (PostgreSQL; SQLite has one writer anyway).
+func LockSite(ctx context.Context, t *Tx, siteID folio.ID) error {
+	var id string
+	if err := t.get(ctx, `SELECT id FROM sites WHERE id = ?`+t.db.d.forUpdate(), []any{siteID}, &id); err != nil {
+		return notFound(err, "lock site", "site not found")
+	}
+	return nil
+}
