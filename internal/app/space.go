@@ -310,6 +310,10 @@ func (a *App) DeleteSpace(ctx context.Context, caller folio.Caller, id folio.ID)
 		if err := store.SetSpaceDeleted(ctx, tx, id, true); err != nil {
 			return err
 		}
+		// Sites stop publishing it at once (see removeSiteSpacesOfSpace).
+		if err := removeSiteSpacesOfSpace(ctx, tx, sv.OrganizationID, id); err != nil {
+			return err
+		}
 		payload, _ := json.Marshal(map[string]string{"space": id})
 		return store.EnqueueJob(ctx, tx, folio.JobPurgeSpace, string(payload), tx.Now.Add(folio.SpaceRetention))
 	})
