@@ -168,18 +168,30 @@ func (a *App) GetSite(ctx context.Context, caller folio.Caller, orgID, id folio.
 }
 
 // checkSiteSection refuses a section id that is not one of the site's
-// sections. Sites have no sections until the site structure adds them.
-func checkSiteSection(_ context.Context, _ *store.Tx, _ *folio.Site, field string, id folio.ID) error {
-	return folio.FieldErrorf(field, "site section %s not found in the site", id)
+// sections (Invalid on field).
+func checkSiteSection(ctx context.Context, tx *store.Tx, s *folio.Site, field string, id folio.ID) error {
+	_, err := store.GetSiteSection(ctx, tx, s.ID, id)
+	if folio.IsNotFound(err) {
+		return folio.FieldErrorf(field, "site section %s not found in the site", id)
+	}
+	return err
 }
 
 // UpdateSite applies a PATCH to a site.
 func (a *App) UpdateSite(ctx context.Context, caller folio.Caller, orgID, id folio.ID, u *folio.SiteUpdate) (v *folio.SiteView, err error) {
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		if v, err = site(ctx, tx, caller, orgID, id, true); err != nil {
+		if _, err = site(ctx, tx, caller, orgID, id, true); err != nil {
 			return err
 		}
 		if err := u.Validate(); err != nil {
+			return err
+		}
+		// The default section and site space are part of the structure:
+		// take the site's lock as structure writes do, then read it again.
+		if err := store.LockSite(ctx, tx, id); err != nil {
+			return err
+		}
+		if v, err = site(ctx, tx, caller, orgID, id, true); err != nil {
 			return err
 		}
 		s := &v.Site
@@ -635,7 +647,7 @@ func (a *App) DeleteSiteSpaceCustomization(ctx context.Context, caller folio.Cal
 // spaces with their spaces, and the customizations.
 type PublishedSite struct {
 	Site           *folio.SiteView
-	SiteSpaces     []folio.SiteSpaceView
+	Structure      *folio.SiteStructure // sections, or site spaces without them
 	Customization  map[string]any
 	Customizations map[folio.ID]map[string]any // per site space with overrides
 }
@@ -650,17 +662,12 @@ func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, 
 			return err
 		}
 		out = &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}}
-		sss, err := store.ListSiteSpaces(ctx, tx, siteID)
+		t, err := loadTree(ctx, tx, &v.Site)
 		if err != nil {
 			return err
 		}
-		for _, ss := range sss {
-			sp, err := store.GetSpace(ctx, tx, ss.SpaceID)
-			if err != nil {
-				return err
-			}
-			out.SiteSpaces = append(out.SiteSpaces, folio.SiteSpaceView{SiteSpace: ss,
-				Space: folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}})
+		if out.Structure, err = t.structure(ctx, tx, caller, v); err != nil {
+			return err
 		}
 		if out.Customization, err = siteCustomization(ctx, tx, siteID); err != nil {
 			return err

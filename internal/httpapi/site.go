@@ -298,17 +298,12 @@ func (s *Server) getPublishedContentSite(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	site := &p.Site.Site
-	spaces := make([]wire.SiteSpace, len(p.SiteSpaces))
-	for i := range p.SiteSpaces {
-		spaces[i] = s.urls.NewSiteSpace(site, &p.SiteSpaces[i])
-	}
 	over := make(map[string]map[string]any, len(p.Customizations))
 	for id, doc := range p.Customizations {
 		over[id] = doc
 	}
 	writeJSON(w, http.StatusOK, wire.PublishedSite{Object: "published-content-site", Site: s.urls.NewSite(p.Site),
-		Structure:      wire.SiteStructure{Type: "siteSpaces", Structure: spaces},
+		Structure:      s.urls.NewSiteStructure(p.Structure),
 		Customizations: wire.PublishedCustomizations{Site: p.Customization, SiteSpaces: over}, Scripts: []any{}})
 	return nil
 }
