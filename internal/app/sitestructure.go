@@ -28,6 +28,10 @@ type siteTree struct {
 	origSections map[folio.ID]folio.SiteSection
 	origGroups   map[folio.ID]folio.SiteSectionGroup
 	origSpaces   map[folio.ID]folio.SiteSpace
+
+	// views holds the spaces of the site spaces as the caller of a read
+	// sees them, loaded once (siteSpaceView).
+	views map[folio.ID]folio.SpaceView
 }
 
 // loadTree reads a site's structure. Site spaces whose space is deleted are
@@ -456,25 +460,57 @@ func structureSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, s *f
 }
 
 // siteSpaceView pairs a site space with its space, as the caller sees it
-// when they may, else as the site's readers do (the read role).
-func siteSpaceView(ctx context.Context, tx *store.Tx, caller folio.Caller, ss *folio.SiteSpace) (folio.SiteSpaceView, error) {
-	sp, err := store.GetSpace(ctx, tx, ss.SpaceID)
-	if err != nil {
-		return folio.SiteSpaceView{}, err
-	}
-	v, _, err := viewSpace(ctx, tx, caller, sp)
-	if err != nil {
-		if folio.KindOf(err) == folio.Internal {
+// when they may, else as the site's readers do (the read role). The first
+// call loads the spaces of every site space of the tree and the caller's
+// roles in a few queries, whatever the number of site spaces: structure
+// reads (the published profile among them) make no query per site space.
+func (t *siteTree) siteSpaceView(ctx context.Context, tx *store.Tx, caller folio.Caller, ss *folio.SiteSpace) (folio.SiteSpaceView, error) {
+	v, ok := t.views[ss.SpaceID]
+	if !ok {
+		// Not loaded yet, or added to the tree since: (re)load once.
+		if err := t.loadViews(ctx, tx, caller); err != nil {
 			return folio.SiteSpaceView{}, err
 		}
-		v = &folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}
+		if v, ok = t.views[ss.SpaceID]; !ok {
+			return folio.SiteSpaceView{}, errSpaceNotFound
+		}
 	}
-	return folio.SiteSpaceView{SiteSpace: *ss, Space: *v}, nil
+	return folio.SiteSpaceView{SiteSpace: *ss, Space: v}, nil
+}
+
+// loadViews computes the spaces of the tree's site spaces as the caller
+// sees them: their role when they may view the space, else the read role.
+func (t *siteTree) loadViews(ctx context.Context, tx *store.Tx, caller folio.Caller) error {
+	ids := make([]folio.ID, 0, len(t.spaces))
+	for _, ss := range t.spaces {
+		ids = append(ids, ss.SpaceID)
+	}
+	spaces, err := store.GetSpaces(ctx, tx, ids)
+	if err != nil {
+		return err
+	}
+	// A caller who is not a member (a share-key reader) sees every space
+	// as a reader.
+	ca, err := loadContentAccess(ctx, tx, caller, t.site.OrganizationID)
+	if err != nil && folio.KindOf(err) == folio.Internal {
+		return err
+	}
+	t.views = make(map[folio.ID]folio.SpaceView, len(spaces))
+	for id, sp := range spaces {
+		v := folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}
+		if ca != nil {
+			if r := ca.spaceRole(sp); (&folio.SpaceView{Space: *sp, CallerRole: r}).Permissions().View {
+				v.CallerRole = r
+			}
+		}
+		t.views[id] = v
+	}
+	return nil
 }
 
 // placed pairs a site space with its space and its section.
 func (t *siteTree) placed(ctx context.Context, tx *store.Tx, caller folio.Caller, ss *folio.SiteSpace) (*folio.PlacedSiteSpace, error) {
-	sv, err := siteSpaceView(ctx, tx, caller, ss)
+	sv, err := t.siteSpaceView(ctx, tx, caller, ss)
 	if err != nil {
 		return nil, err
 	}
@@ -489,7 +525,7 @@ func (t *siteTree) placed(ctx context.Context, tx *store.Tx, caller folio.Caller
 func (t *siteTree) sectionView(ctx context.Context, tx *store.Tx, caller folio.Caller, s *folio.SiteSection) (*folio.SiteSectionView, error) {
 	v := &folio.SiteSectionView{SiteSection: *s, SiteSpaces: []folio.SiteSpaceView{}}
 	for _, ss := range t.spacesIn(s.ID) {
-		sv, err := siteSpaceView(ctx, tx, caller, ss)
+		sv, err := t.siteSpaceView(ctx, tx, caller, ss)
 		if err != nil {
 			return nil, err
 		}
@@ -534,7 +570,7 @@ func (t *siteTree) structure(ctx context.Context, tx *store.Tx, caller folio.Cal
 		return out, err
 	}
 	for _, ss := range t.spacesIn("") {
-		sv, err := siteSpaceView(ctx, tx, caller, ss)
+		sv, err := t.siteSpaceView(ctx, tx, caller, ss)
 		if err != nil {
 			return nil, err
 		}

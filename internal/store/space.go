@@ -84,6 +84,26 @@ func GetSpace(ctx context.Context, t *Tx, id folio.ID) (*folio.Space, error) {
 	return &s, nil
 }
 
+// GetSpaces returns the spaces (not deleted) with the given ids, by id, in
+// one query; unknown ids are left out.
+func GetSpaces(ctx context.Context, t *Tx, ids []folio.ID) (map[folio.ID]*folio.Space, error) {
+	out := make(map[folio.ID]*folio.Space, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in, args := inList(t, ids)
+	err := t.once().query(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE s.id IN `+in+` AND s.deleted_at IS NULL`, args,
+		func(r *sql.Rows) error {
+			var s folio.Space
+			if err := scanSpace(r, &s); err != nil {
+				return err
+			}
+			out[s.ID] = &s
+			return nil
+		})
+	return out, wrap(err, "get spaces")
+}
+
 // SpaceFilter narrows a space list.
 type SpaceFilter struct {
 	Collection folio.ID   // only the spaces of this collection, in their order
