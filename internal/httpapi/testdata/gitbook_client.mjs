@@ -146,6 +146,51 @@ check("orgs.removeTeamFromOrganizationById", removedTeam.status === 204, removed
 const removedCollection = await api.collections.deleteCollectionById(collection.id);
 check("collections.deleteCollectionById", removedCollection.status === 204, removedCollection.status);
 
+const instructions = (await api.orgs.getOrganizationAgentInstructions(org)).data;
+check("orgs.getOrganizationAgentInstructions (none set)", instructions.object === "agent-instructions" &&
+  instructions.instructions.object === "document", instructions);
+
+const memberSpaces = (await api.orgs.listSpacesForOrganizationMember(org, user.id, { limit: 100 })).data;
+check("orgs.listSpacesForOrganizationMember", memberSpaces.items.some((i) => i.space.id === space.id && i.permission === "admin"),
+  memberSpaces);
+
+// Change requests: open one, write into it, review and merge it.
+const cr = (await api.spaces.createChangeRequest(space.id, { subject: "Add herons" })).data;
+check("spaces.createChangeRequest", cr.object === "change-request" && cr.number >= 1 && cr.revision === cr.revisionInitial, cr);
+const crImport = (await api.spaces.importContentInChangeRequest(space.id, cr.id, {
+  source: "markdown",
+  url: "data:text/markdown;base64," + Buffer.from("# Herons\n\nHerons wade.\n").toString("base64"),
+})).data;
+check("spaces.importContentInChangeRequest", typeof crImport.revision === "string", crImport);
+const byNumber = (await api.spaces.getChangeRequestById(space.id, String(cr.number))).data;
+check("spaces.getChangeRequestById (by number)", byNumber.id === cr.id && byNumber.revision === crImport.revision, byNumber);
+const openCRs = (await api.spaces.listChangeRequestsForSpace(space.id, {})).data;
+check("spaces.listChangeRequestsForSpace", openCRs.items.some((c) => c.id === cr.id), openCRs);
+const review = (await api.spaces.submitChangeRequestReview(space.id, cr.id, { status: "approved" })).data;
+check("spaces.submitChangeRequestReview", review.status === "approved", review);
+const merged = (await api.spaces.mergeChangeRequest(space.id, cr.id)).data;
+check("spaces.mergeChangeRequest", merged.result === "merge" && typeof merged.revision === "string", merged);
+
+// Comments with a reply and a reaction.
+const comment = (await api.spaces.postCommentInSpace(space.id, { body: { markdown: "Is this **right**?" } })).data;
+check("spaces.postCommentInSpace", comment.object === "comment" && comment.body.markdown.includes("right"), comment);
+const reacted = (await api.spaces.updateCommentInSpace(space.id, comment.id, { addedReactions: ["👍"], resolved: true })).data;
+check("spaces.updateCommentInSpace", reacted.status === "resolved" && reacted.reactions[0].count === 1, reacted);
+const reply = (await api.spaces.postCommentReplyInSpace(space.id, comment.id, { body: { markdown: "Yes." } })).data;
+check("spaces.postCommentReplyInSpace", reply.object === "comment-reply", reply);
+const comments = (await api.spaces.listCommentsInSpace(space.id, {})).data;
+check("spaces.listCommentsInSpace", comments.items.some((c) => c.id === comment.id && c.replies === 1), comments);
+
+// Sites: create, add a section, publish, read the published profile.
+const site = (await api.orgs.createSite(org, { title: "Public docs", spaces: [space.id] })).data;
+check("orgs.createSite", site.object === "site" && site.siteSpaces === 1 && site.published === false, site);
+const published = (await api.orgs.publishSite(org, site.id)).data;
+check("orgs.publishSite", published.published === true && typeof published.urls.published === "string", published);
+const structure = (await api.orgs.getSiteStructure(org, site.id, {})).data;
+check("orgs.getSiteStructure", structure.type === "siteSpaces" && structure.structure.length === 1, structure);
+const profile = (await api.orgs.getPublishedContentSite(org, site.id, {})).data;
+check("orgs.getPublishedContentSite", profile.object === "published-content-site" && profile.site.id === site.id, profile);
+
 try {
   await api.spaces.getSpaceById("nope");
   check("spaces.getSpaceById of an unknown space throws", false, "no error");
