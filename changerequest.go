@@ -141,7 +141,6 @@ type Review struct {
 	RequestedBy     ID // empty when the review was not requested
 	Status          string
 	Revision        ID // the head reviewed
-	Comment         json.RawMessage
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 }

@@ -49,8 +49,10 @@ type Comment struct {
 
 // CommentTarget is what a comment points at. PageTitle and PagePath are
 // kept from when it was posted, so the comment still reads well after a
-// later revision removes the page.
+// later revision removes the page. Review is set on the comment posted
+// with a review of its change request.
 type CommentTarget struct {
+	Review          ID
 	Node            string
 	Page            string
 	PageTitle       string

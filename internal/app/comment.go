@@ -83,15 +83,8 @@ func commentMarkdown(body *folio.CommentBody, field string) (string, error) {
 		if err := json.Unmarshal(body.Document, &doc); err != nil {
 			return "", folio.FieldErrorf(field+".document", "%s.document is not a valid document", field)
 		}
-		if err := doc.Validate(field + ".document"); err != nil {
-			return "", err
-		}
-		b, err := markdown.FromDocument(&doc, nil)
-		if err != nil {
-			return "", err
-		}
-		md = string(b)
-		if err := folio.ValidateMarkdown(field+".document", md); err != nil {
+		var err error
+		if md, err = documentMarkdown(&doc, field+".document"); err != nil {
 			return "", err
 		}
 	default:
@@ -100,6 +93,27 @@ func commentMarkdown(body *folio.CommentBody, field string) (string, error) {
 	// The body must also read as a Document, for the document format.
 	if _, err := markdown.ToDocument([]byte(md), nil); err != nil {
 		return "", folio.FieldErrorf(field+".markdown", "%s.markdown cannot be read as a document", field)
+	}
+	return md, nil
+}
+
+// documentMarkdown writes a sent Document as the Markdown of a comment;
+// field names it in errors.
+func documentMarkdown(doc *content.Document, field string) (string, error) {
+	if err := doc.Validate(field); err != nil {
+		return "", err
+	}
+	b, err := markdown.FromDocument(doc, nil)
+	if err != nil {
+		return "", err
+	}
+	md := string(b)
+	if err := folio.ValidateMarkdown(field, md); err != nil {
+		return "", err
+	}
+	// The body must also read back as a Document, for the document format.
+	if _, err := markdown.ToDocument(b, nil); err != nil {
+		return "", folio.FieldErrorf(field, "%s cannot be read as a document", field)
 	}
 	return md, nil
 }

@@ -21,6 +21,9 @@ type ReviewView struct {
 	// head moved since, or the reviewer submitted another review or was
 	// asked to review again after it.
 	Outdated bool
+	// Comment is the comment posted with the review, as the caller sees
+	// it in Markdown; nil when there is none.
+	Comment *folio.CommentView
 }
 
 // RequestedReviewerView is a review request with its users.
@@ -80,13 +83,9 @@ func (a *App) SubmitReview(ctx context.Context, caller folio.Caller, spaceID fol
 	if in.Status != folio.ReviewApproved && in.Status != folio.ReviewChangesRequested {
 		return nil, folio.FieldErrorf("status", "status must be approved or changes-requested")
 	}
-	var comment json.RawMessage
+	var md string
 	if in.Comment != nil {
-		if err := in.Comment.Validate("comment"); err != nil {
-			return nil, err
-		}
-		in.Comment.Normalize()
-		if comment, err = json.Marshal(in.Comment); err != nil {
+		if md, err = documentMarkdown(in.Comment, "comment"); err != nil {
 			return nil, err
 		}
 	}
@@ -102,7 +101,7 @@ func (a *App) SubmitReview(ctx context.Context, caller folio.Caller, spaceID fol
 			return err
 		}
 		r := &folio.Review{ID: folio.NewID(), ChangeRequestID: cr.ID, ReviewerID: caller.UserID, Status: in.Status,
-			Revision: cr.Revision, Comment: comment}
+			Revision: cr.Revision}
 		requests, err := store.ListRequestedReviewers(ctx, tx, cr.ID)
 		if err != nil {
 			return err
@@ -118,10 +117,62 @@ func (a *App) SubmitReview(ctx context.Context, caller folio.Caller, spaceID fol
 		if err := store.CreateReview(ctx, tx, r); err != nil {
 			return err
 		}
-		v, err = viewReview(ctx, tx, userCache{}, r, false)
+		if v, err = viewReview(ctx, tx, userCache{}, r, false); err != nil {
+			return err
+		}
+		if md == "" {
+			return nil
+		}
+		// The comment is one of the change request's comments, against the
+		// head reviewed, naming the review as its target.
+		c := folio.Comment{ID: folio.NewID(), SpaceID: sv.ID, ChangeRequest: cr.ID, AuthorID: caller.UserID,
+			Markdown: md, Revision: cr.Revision, Status: folio.CommentOpen, PostedAt: tx.Now,
+			Target: folio.CommentTarget{Review: r.ID}}
+		if err := store.CreateComment(ctx, tx, &c); err != nil {
+			return err
+		}
+		v.Comment, err = a.view(ctx, tx, caller, reviewThread(sv, cr), &c, folio.FormatMarkdown)
 		return err
 	})
 	return v, err
+}
+
+// reviewThread is the comment thread set of a change request, for the
+// views of its reviews' comments.
+func reviewThread(sv *folio.SpaceView, cr *folio.ChangeRequest) *commentThread {
+	return &commentThread{sv: sv, cr: cr, scope: CommentScope{Space: sv.ID, ChangeRequest: cr.ID}, perms: sv.Permissions()}
+}
+
+// attachReviewComments sets the comments of a page of reviews: one query
+// for the comments and the three of their views, whatever the number of
+// reviews.
+func (a *App) attachReviewComments(ctx context.Context, tx *store.Tx, caller folio.Caller, th *commentThread, reviews []ReviewView) error {
+	ids := make([]folio.ID, len(reviews))
+	for i := range reviews {
+		ids[i] = reviews[i].ID
+	}
+	byReview, err := store.ReviewComments(ctx, tx, ids)
+	if err != nil || len(byReview) == 0 {
+		return err
+	}
+	var cs []folio.Comment
+	for _, r := range reviews {
+		if c, ok := byReview[r.ID]; ok {
+			cs = append(cs, c)
+		}
+	}
+	vs, err := a.views(ctx, tx, caller, th, cs, folio.FormatMarkdown)
+	if err != nil {
+		return err
+	}
+	at := map[folio.ID]*folio.CommentView{}
+	for i := range vs {
+		at[vs[i].Target.Review] = &vs[i]
+	}
+	for i := range reviews {
+		reviews[i].Comment = at[reviews[i].ID]
+	}
+	return nil
 }
 
 func viewReview(ctx context.Context, tx *store.Tx, users userCache, r *folio.Review, outdated bool) (*ReviewView, error) {
@@ -143,7 +194,7 @@ func viewReview(ctx context.Context, tx *store.Tx, users userCache, r *folio.Rev
 func (a *App) ListReviews(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string, outdated *bool, opts folio.ListOptions) (l folio.List[ReviewView], err error) {
 	var out []ReviewView
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		_, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
+		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
 		if err != nil {
 			return err
 		}
@@ -162,12 +213,13 @@ func (a *App) ListReviews(ctx context.Context, caller folio.Caller, spaceID foli
 			}
 			out = append(out, *v)
 		}
-		return nil
+		// Only the page's reviews need their comments.
+		if l, err = paginate(out, opts); err != nil {
+			return err
+		}
+		return a.attachReviewComments(ctx, tx, caller, reviewThread(sv, cr), l.Items)
 	})
-	if err != nil {
-		return l, err
-	}
-	return paginate(out, opts)
+	return l, err
 }
 
 // RequestReviewers asks members of the organization to review a change

@@ -319,7 +319,7 @@ func (s *Server) semanticChange(ch *app.ChangeRequestChanges, c content.Change) 
 
 // review converts a review.
 func (s *Server) review(v *app.ReviewView) wire.Review {
-	return s.urls.NewReview(&v.Review, v.Reviewer, v.RequestedBy, v.Outdated)
+	return s.urls.NewReview(&v.Review, v.Reviewer, v.RequestedBy, v.Outdated, v.Comment)
 }
 
 // requestedReviewer converts a review request.

@@ -220,26 +220,20 @@ func ListContributors(ctx context.Context, t *Tx, changeRequestID folio.ID) ([]f
 func CreateReview(ctx context.Context, t *Tx, r *folio.Review) error {
 	r.CreatedAt, r.UpdatedAt = t.Now, t.Now
 	_, err := t.exec(ctx, `INSERT INTO change_request_reviews (id, change_request_id, reviewer_id, requested_by, status, revision,
-		comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.ChangeRequestID, r.ReviewerID, r.RequestedBy,
-		r.Status, r.Revision, nullBytes(r.Comment), micros(t.Now), micros(t.Now))
+		created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.ChangeRequestID, r.ReviewerID, r.RequestedBy,
+		r.Status, r.Revision, micros(t.Now), micros(t.Now))
 	return wrap(err, "create review")
 }
 
 // ListReviews returns a change request's reviews, oldest first.
 func ListReviews(ctx context.Context, t *Tx, changeRequestID folio.ID) ([]folio.Review, error) {
 	out := []folio.Review{}
-	err := t.query(ctx, `SELECT id, reviewer_id, requested_by, status, revision, comment, created_at, updated_at
+	err := t.query(ctx, `SELECT id, reviewer_id, requested_by, status, revision, created_at, updated_at
 		FROM change_request_reviews WHERE change_request_id = ? ORDER BY created_at, id`, []any{changeRequestID}, func(rows *sql.Rows) error {
 		r := folio.Review{ChangeRequestID: changeRequestID}
-		var (
-			comment          sql.NullString
-			created, updated int64
-		)
-		if err := rows.Scan(&r.ID, &r.ReviewerID, &r.RequestedBy, &r.Status, &r.Revision, &comment, &created, &updated); err != nil {
+		var created, updated int64
+		if err := rows.Scan(&r.ID, &r.ReviewerID, &r.RequestedBy, &r.Status, &r.Revision, &created, &updated); err != nil {
 			return err
-		}
-		if comment.Valid {
-			r.Comment = []byte(comment.String)
 		}
 		r.CreatedAt, r.UpdatedAt = fromMicros(created), fromMicros(updated)
 		out = append(out, r)

@@ -8,33 +8,34 @@ import (
 	"github.com/foliodocs/folio"
 )
 
-const commentColumns = `c.id, c.space_id, c.change_request_id, c.parent_id, c.author_id, c.body, c.revision, c.node_id,
+const commentColumns = `c.id, c.space_id, c.change_request_id, c.parent_id, c.review_id, c.author_id, c.body, c.revision, c.node_id,
 	c.page_id, c.page_title, c.page_path, c.table_record, c.table_definition, c.status, c.resolved_at, c.resolved_by,
 	c.posted_at, c.edited_at`
 
 func scanComment(rows *sql.Rows, c *folio.Comment) error {
 	var (
-		cr, parent, resolvedBy sql.NullString
-		resolvedAt, edited     sql.NullInt64
-		posted                 int64
+		cr, parent, review sql.NullString
+		resolvedBy         sql.NullString
+		resolvedAt, edited sql.NullInt64
+		posted             int64
 	)
-	err := rows.Scan(&c.ID, &c.SpaceID, &cr, &parent, &c.AuthorID, &c.Markdown, &c.Revision, &c.Target.Node,
+	err := rows.Scan(&c.ID, &c.SpaceID, &cr, &parent, &review, &c.AuthorID, &c.Markdown, &c.Revision, &c.Target.Node,
 		&c.Target.Page, &c.Target.PageTitle, &c.Target.PagePath, &c.Target.TableRecord, &c.Target.TableDefinition,
 		&c.Status, &resolvedAt, &resolvedBy, &posted, &edited)
 	if err != nil {
 		return err
 	}
-	c.ChangeRequest, c.Parent, c.ResolvedBy = cr.String, parent.String, resolvedBy.String
+	c.ChangeRequest, c.Parent, c.Target.Review, c.ResolvedBy = cr.String, parent.String, review.String, resolvedBy.String
 	c.ResolvedAt, c.PostedAt, c.EditedAt = nullMicros(resolvedAt), fromMicros(posted), nullMicros(edited)
 	return nil
 }
 
 // CreateComment inserts a comment or reply.
 func CreateComment(ctx context.Context, t *Tx, c *folio.Comment) error {
-	_, err := t.exec(ctx, `INSERT INTO comments (id, space_id, change_request_id, parent_id, author_id, body, revision,
-		node_id, page_id, page_title, page_path, table_record, table_definition, status, posted_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.SpaceID, nullString(c.ChangeRequest), nullString(c.Parent), c.AuthorID, c.Markdown, c.Revision,
+	_, err := t.exec(ctx, `INSERT INTO comments (id, space_id, change_request_id, parent_id, review_id, author_id, body,
+		revision, node_id, page_id, page_title, page_path, table_record, table_definition, status, posted_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.SpaceID, nullString(c.ChangeRequest), nullString(c.Parent), nullString(c.Target.Review), c.AuthorID, c.Markdown, c.Revision,
 		c.Target.Node, c.Target.Page, c.Target.PageTitle, c.Target.PagePath, c.Target.TableRecord,
 		c.Target.TableDefinition, c.Status, micros(c.PostedAt))
 	return wrap(err, "create comment")
@@ -102,6 +103,26 @@ func scanCommentKeys(r *sql.Rows) (folio.Comment, []any, error) {
 	var c folio.Comment
 	err := scanComment(r, &c)
 	return c, []any{micros(c.PostedAt), c.ID}, err
+}
+
+// ReviewComments returns the comments posted with the given reviews, by
+// review: one query whatever the number of reviews.
+func ReviewComments(ctx context.Context, t *Tx, reviewIDs []folio.ID) (map[folio.ID]folio.Comment, error) {
+	out := map[folio.ID]folio.Comment{}
+	if len(reviewIDs) == 0 {
+		return out, nil
+	}
+	tx, in := padIn(t, toAny(reviewIDs))
+	err := tx.query(ctx, `SELECT `+commentColumns+` FROM comments c WHERE c.review_id IN (`+placeholders(len(in))+`)`, in,
+		func(r *sql.Rows) error {
+			var c folio.Comment
+			if err := scanComment(r, &c); err != nil {
+				return err
+			}
+			out[c.Target.Review] = c
+			return nil
+		})
+	return out, wrap(err, "load review comments")
 }
 
 // ListReplies lists the replies of a comment, oldest first.

@@ -135,26 +135,33 @@ type StringChange struct {
 	After  string `json:"after"`
 }
 
-// Review is the GitBook ChangeRequestReview object (without its comment).
+// Review is the GitBook ChangeRequestReview object; comment is present
+// when the review was submitted with one.
 type Review struct {
-	Object      string `json:"object"`
-	ID          string `json:"id"`
-	Revision    string `json:"revision"`
-	Reviewer    User   `json:"reviewer"`
-	RequestedBy *User  `json:"requestedBy,omitempty"`
-	Status      string `json:"status"`
-	Outdated    bool   `json:"outdated"`
-	CreatedAt   string `json:"createdAt"`
-	UpdatedAt   string `json:"updatedAt"`
+	Object      string   `json:"object"`
+	ID          string   `json:"id"`
+	Revision    string   `json:"revision"`
+	Reviewer    User     `json:"reviewer"`
+	RequestedBy *User    `json:"requestedBy,omitempty"`
+	Status      string   `json:"status"`
+	Outdated    bool     `json:"outdated"`
+	Comment     *Comment `json:"comment,omitempty"`
+	CreatedAt   string   `json:"createdAt"`
+	UpdatedAt   string   `json:"updatedAt"`
 }
 
-// NewReview converts a review given its users.
-func (u URLs) NewReview(r *folio.Review, reviewer, requestedBy *folio.User, outdated bool) Review {
+// NewReview converts a review given its users and its comment (nil when
+// it has none).
+func (u URLs) NewReview(r *folio.Review, reviewer, requestedBy *folio.User, outdated bool, comment *folio.CommentView) Review {
 	out := Review{Object: "change-request-review", ID: r.ID, Revision: r.Revision, Reviewer: u.NewUser(reviewer),
 		Status: r.Status, Outdated: outdated, CreatedAt: Time(r.CreatedAt), UpdatedAt: Time(r.UpdatedAt)}
 	if requestedBy != nil {
 		rb := u.NewUser(requestedBy)
 		out.RequestedBy = &rb
+	}
+	if comment != nil {
+		c := u.NewComment(comment)
+		out.Comment = &c
 	}
 	return out
 }

@@ -64,6 +64,7 @@ type CommentTarget struct {
 	Node          *NodeTarget `json:"node,omitempty"`
 	TableCell     *TableCell  `json:"tableCell,omitempty"`
 	ChangeRequest string      `json:"changeRequest,omitempty"`
+	Review        string      `json:"review,omitempty"`
 	Page          *PageTarget `json:"page,omitempty"`
 	Space         string      `json:"space"`
 	Revision      string      `json:"revision"`
@@ -143,7 +144,7 @@ func (u URLs) NewComment(v *folio.CommentView) Comment {
 		EditedAt: TimePtr(v.EditedAt), Reactions: u.reactions(v), Replies: v.Replies, Repliers: make([]Replier, len(v.Repliers)),
 		Body: commentBody(v), URLs: UserURLs{Location: u.API(commentBase(&v.Comment) + v.ID)},
 		Permissions: newCommentPermissions(v.Permissions), Status: v.Status,
-		Target: CommentTarget{ChangeRequest: v.ChangeRequest, Space: v.SpaceID, Revision: v.Revision}}
+		Target: CommentTarget{ChangeRequest: v.ChangeRequest, Review: v.Target.Review, Space: v.SpaceID, Revision: v.Revision}}
 	for i, r := range v.Repliers {
 		usr := v.User(r.UserID)
 		out.Repliers[i] = Replier{UpdatedAt: Time(r.UpdatedAt), Count: r.Count, User: u.NewUser(&usr)}

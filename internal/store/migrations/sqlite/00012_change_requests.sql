@@ -40,6 +40,7 @@ CREATE TABLE change_request_contributors (
 CREATE INDEX change_request_contributors_user ON change_request_contributors (user_id);
 
 -- Reviews submitted on a change request, each against the head of the time.
+-- A review's comment is a row of comments naming it (review_id).
 CREATE TABLE change_request_reviews (
     id                TEXT PRIMARY KEY,
     change_request_id TEXT NOT NULL REFERENCES change_requests (id) ON DELETE CASCADE,
@@ -47,7 +48,6 @@ CREATE TABLE change_request_reviews (
     requested_by      TEXT NOT NULL DEFAULT '',
     status            TEXT NOT NULL,
     revision          TEXT NOT NULL,
-    comment           TEXT,
     created_at        BIGINT NOT NULL,
     updated_at        BIGINT NOT NULL
 );
