@@ -153,3 +153,178 @@ func TestRoutingByPath(t *testing.T) {
 		get(t, s, nil, "", base+"/").want(t, 404)
 	})
 }
+
+// siteSpace returns the id of the site's first site space.
+func (f *fixture) siteSpace(t *testing.T) string {
+	t.Helper()
+	var l struct{ Items []struct{ ID string } }
+	f.s.Do(t, f.admin, "GET", f.siteAPI+"/site-spaces", nil).WantStatus(t, 200).JSON(t, &l)
+	if len(l.Items) == 0 {
+		t.Fatal("no site space")
+	}
+	return l.Items[0].ID
+}
+
+// TestRoutingByHost serves a site on its custom hostname under its
+// basename, and leaves the API and other hosts alone.
+func TestRoutingByHost(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, guide, map[string]any{})
+		s.Do(t, f.admin, "PATCH", f.siteAPI, map[string]any{"hostname": "docs.example.com", "basename": "guide"}).WantStatus(t, 200)
+		// Unpublished: the host is the site's, so the reader answers 404.
+		get(t, s, nil, "docs.example.com", "/guide/").want(t, 404, "Page not found")
+		f.publish(t)
+		get(t, s, nil, "docs.example.com", "/guide/").want(t, 200, "<h1>Welcome</h1>",
+			`<link rel="canonical" href="https://docs.example.com/guide/welcome">`)
+		get(t, s, nil, "docs.example.com:8080", "/guide/welcome").want(t, 200, "<h1>Welcome</h1>")
+		get(t, s, nil, "docs.example.com", "/").want(t, 404)
+		get(t, s, nil, "docs.example.com", "/guidebook").want(t, 404)
+		get(t, s, nil, "other.example.com", "/guide/").want(t, 404)
+		if p := get(t, s, nil, "other.example.com", "/guide/"); strings.Contains(p.body, "<html") {
+			t.Fatalf("an unknown host got a reader page:\n%s", p.body)
+		}
+		// The API answers on the site's host too.
+		if p := get(t, s, nil, "docs.example.com", "/v1/orgs/"+f.org); p.status != 401 {
+			t.Fatalf("API on the site's host: %d %s", p.status, p.body)
+		}
+	})
+}
+
+// TestShareLink opens a share-link site with a key, keeps it in a cookie,
+// and closes it as soon as the key is revoked.
+func TestShareLink(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, guide, map[string]any{"visibility": "share-link"})
+		f.publish(t)
+		var link struct {
+			ID   string
+			URLs struct{ Published string }
+		}
+		s.Do(t, f.admin, "POST", f.siteAPI+"/share-links", map[string]any{"name": "Partners"}).WantStatus(t, 201).JSON(t, &link)
+		_, key, _ := strings.Cut(link.URLs.Published, "?shareKey=")
+		base := "/sites/" + f.site
+		get(t, s, nil, "", base+"/").want(t, 404)
+		get(t, s, nil, "", base+"/?share=wrong").want(t, 404)
+		p := get(t, s, nil, "", base+"/?share="+key).want(t, 200, "<h1>Welcome</h1>", `<meta name="robots" content="noindex">`)
+		cookie := p.header.Get("Set-Cookie")
+		for _, want := range []string{"folio_share=" + key, "HttpOnly", "Path=" + base + "/", "SameSite=Lax"} {
+			if !strings.Contains(cookie, want) {
+				t.Fatalf("cookie %q lacks %q", cookie, want)
+			}
+		}
+		// The cookie alone opens the next pages.
+		withCookie := func(path string) page {
+			req, _ := http.NewRequest("GET", s.URL+path, nil)
+			req.AddCookie(&http.Cookie{Name: "folio_share", Value: key})
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			return page{status: res.StatusCode, header: res.Header, body: string(b)}
+		}
+		withCookie(base+"/welcome").want(t, 200, "<h1>Welcome</h1>")
+		// The reference's ?shareKey= works too.
+		get(t, s, nil, "", base+"/?shareKey="+key).want(t, 200)
+		s.Do(t, f.admin, "PATCH", f.siteAPI+"/share-links/"+link.ID, map[string]any{"active": false}).WantStatus(t, 200)
+		withCookie(base+"/welcome").want(t, 404)
+		get(t, s, nil, "", base+"/?share="+key).want(t, 404)
+	})
+}
+
+// TestVisitorAuth: visitor-auth sites are closed (401) until visitor
+// tokens are supported.
+func TestVisitorAuth(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, guide, map[string]any{"visibility": "visitor-auth"})
+		f.publish(t)
+		p := get(t, s, nil, "", "/sites/"+f.site+"/").want(t, 401, "Authentication required")
+		if strings.Contains(p.body, "Welcome") {
+			t.Fatal("visitor-auth content served")
+		}
+	})
+}
+
+// TestSitemapRobotsNoindex: public sites serve sitemap.xml and robots.txt;
+// unlisted ones carry noindex and have no sitemap.
+func TestSitemapRobotsNoindex(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, guide, map[string]any{})
+		f.publish(t)
+		base := "/sites/" + f.site
+		p := get(t, s, nil, "", base+"/sitemap.xml").want(t, 200, "<urlset", "<loc>"+apitest.PublicURL+base+"/welcome</loc>")
+		if ct := p.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/xml") {
+			t.Fatalf("sitemap content type %q", ct)
+		}
+		get(t, s, nil, "", base+"/robots.txt").want(t, 200, "Allow: /", "Sitemap: "+apitest.PublicURL+base+"/sitemap.xml")
+
+		u := newFixture(t, s, guide, map[string]any{"visibility": "unlisted"})
+		u.publish(t)
+		ubase := "/sites/" + u.site
+		get(t, s, nil, "", ubase+"/").want(t, 200, `<meta name="robots" content="noindex">`)
+		get(t, s, nil, "", ubase+"/sitemap.xml").want(t, 404)
+		get(t, s, nil, "", ubase+"/robots.txt").want(t, 200, "Disallow: /")
+	})
+}
+
+// TestRedirects: a path that is a redirect's source answers 302 to its
+// destination.
+func TestRedirects(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, guide, map[string]any{})
+		f.publish(t)
+		ss := f.siteSpace(t)
+		var rev struct{ Pages []struct{ ID string } }
+		s.Do(t, f.admin, "GET", "/v1/spaces/"+f.space+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+		s.Do(t, f.admin, "POST", f.siteAPI+"/redirects", map[string]any{"source": "/old",
+			"destination": map[string]any{"kind": "site-space", "siteSpaceId": ss}}).WantStatus(t, 201)
+		s.Do(t, f.admin, "POST", f.siteAPI+"/redirects", map[string]any{"source": "/old/page",
+			"destination": map[string]any{"kind": "site-page", "siteSpaceId": ss, "pageId": rev.Pages[0].ID}}).WantStatus(t, 201)
+		base := "/sites/" + f.site
+		if p := get(t, s, nil, "", base+"/old"); p.status != 302 || p.header.Get("Location") != base+"/" {
+			t.Fatalf("redirect: %d %q", p.status, p.header.Get("Location"))
+		}
+		if p := get(t, s, nil, "", base+"/old/page"); p.status != 302 || p.header.Get("Location") != base+"/welcome" {
+			t.Fatalf("page redirect: %d %q", p.status, p.header.Get("Location"))
+		}
+		get(t, s, nil, "", base+"/older").want(t, 404)
+	})
+}
+
+// TestHostileContent: markup in a page title, a customization's title,
+// header links and footer, and javascript: URLs produce no script and no
+// javascript: link.
+func TestHostileContent(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		md := "# <script>alert(1)</script>\n\n[click](javascript:alert(1)) and <img src=x onerror=alert(1)>\n"
+		f := newFixture(t, s, md, map[string]any{})
+		f.publish(t)
+		ss := f.siteSpace(t)
+		s.DoUnchecked(t, f.admin, "PATCH", f.siteAPI+"/site-spaces/"+ss+"/customization", map[string]any{
+			"title": "<script>alert(2)</script>",
+			"header": map[string]any{"links": []any{
+				map[string]any{"title": "<b onmouseover=alert(3)>x</b>", "to": map[string]any{"kind": "url", "url": "javascript:alert(4)"}},
+				map[string]any{"title": "ok", "to": map[string]any{"kind": "url", "url": `https://example.com/"><script>alert(5)</script>`}},
+			}},
+			"footer": map[string]any{"copyright": `</footer><script>alert(6)</script>`},
+		}).WantStatus(t, 200)
+		p := get(t, s, nil, "", "/sites/"+f.site+"/").want(t, 200, "&lt;script&gt;alert(2)&lt;/script&gt;",
+			"&lt;b onmouseover=alert(3)&gt;x&lt;/b&gt;", "&lt;/footer&gt;&lt;script&gt;alert(6)")
+		lower := strings.ToLower(p.body)
+		for _, bad := range []string{"<script", "javascript:", "<img src=x", "<b onmouseover"} {
+			if strings.Contains(lower, bad) {
+				t.Fatalf("hostile %q in page:\n%s", bad, p.body)
+			}
+		}
+		if csp := p.header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'none'") {
+			t.Fatalf("CSP %q", csp)
+		}
+	})
+}
