@@ -1,7 +1,10 @@
 package reader_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/base64"
+	"html"
 	"io"
 	"net/http"
 	"strings"
@@ -325,6 +328,95 @@ func TestHostileContent(t *testing.T) {
 		}
 		if csp := p.header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'none'") {
 			t.Fatalf("CSP %q", csp)
+		}
+	})
+}
+
+func zipOf(t *testing.T, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for name, body := range files {
+		f, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestNavigationAndSections: the page tree, breadcrumbs and
+// previous/next of a nested space, and a site with sections, where the
+// root shows the default section and a section's path its site space.
+func TestNavigationAndSections(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, "", map[string]any{})
+		archive := zipOf(t, map[string]string{
+			"SUMMARY.md": "# Summary\n\n* [Intro](README.md)\n* [Setup](setup/README.md)\n  * [Install](setup/install.md)\n* [FAQ](faq.md)\n",
+			"README.md":  "# Intro\n\nHello.\n", "setup/README.md": "# Setup\n\nSetting up.\n",
+			"setup/install.md": "# Install\n\nRun it.\n", "faq.md": "# FAQ\n\nAsk.\n",
+		})
+		s.Do(t, f.admin, "POST", "/v1/spaces/"+f.space+"/content/import",
+			map[string]any{"source": "zip", "url": "data:application/zip;base64," + base64.StdEncoding.EncodeToString(archive)}).WantStatus(t, 201)
+		f.publish(t)
+		base := "/sites/" + f.site
+		get(t, s, nil, "", base+"/").want(t, 200, "<h1>Intro</h1>", `rel="next" href="`+base+`/setup"`)
+		get(t, s, nil, "", base+"/setup/install").want(t, 200, "<h1>Install</h1>",
+			`<ol class="breadcrumbs"><li><a href="`+base+`/setup">Setup</a></li></ol>`,
+			`rel="prev" href="`+base+`/setup"`, `rel="next" href="`+base+`/faq"`,
+			`<li class="current"><a href="`+base+`/setup/install">Install</a>`, `<a href="`+base+`/faq">FAQ</a>`)
+
+		// Sections: the existing site space moves into the first section.
+		api := f.newSpace(t, "API", "# Endpoints\n\nGET things.\n")
+		var sec struct{ ID, Path string }
+		s.Do(t, f.admin, "POST", f.siteAPI+"/sections", map[string]any{"spaceId": api, "title": "API"}).WantStatus(t, 201).JSON(t, &sec)
+		get(t, s, nil, "", base+"/").want(t, 200, "<h1>Intro</h1>", `class="section current"`)
+		get(t, s, nil, "", base+"/"+sec.Path).want(t, 200, "<h1>Endpoints</h1>", `>API</a>`)
+		get(t, s, nil, "", base+"/"+sec.Path+"/nope").want(t, 404)
+	})
+}
+
+// TestFilesAndCustomization: images of the revision use signed download
+// URLs, and the site customization shows in the chrome.
+func TestFilesAndCustomization(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, "", map[string]any{})
+		png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+		archive := zipOf(t, map[string]string{"README.md": "# Pictures\n\n![A dot](dot.png)\n", "dot.png": png})
+		s.Do(t, f.admin, "POST", "/v1/spaces/"+f.space+"/content/import",
+			map[string]any{"source": "zip", "url": "data:application/zip;base64," + base64.StdEncoding.EncodeToString(archive)}).WantStatus(t, 201)
+		f.publish(t)
+		ss := f.siteSpace(t)
+		s.DoUnchecked(t, f.admin, "PATCH", f.siteAPI+"/site-spaces/"+ss+"/customization", map[string]any{
+			"title":   "Handbook",
+			"styling": map[string]any{"primaryColor": map[string]any{"light": "#112233", "dark": "#445566"}},
+			"themes":  map[string]any{"default": "dark"},
+			"favicon": map[string]any{"icon": map[string]any{"light": "https://cdn.example/l.ico", "dark": "https://cdn.example/d.ico"}},
+			"header": map[string]any{"logo": map[string]any{"light": "https://cdn.example/l.png", "dark": "https://cdn.example/d.png"},
+				"links": []any{map[string]any{"title": "Home", "to": map[string]any{"kind": "url", "url": "https://example.com/"}}}},
+			"footer": map[string]any{"copyright": "© Example"},
+		}).WantStatus(t, 200)
+		p := get(t, s, nil, "", "/sites/"+f.site+"/").want(t, 200, "<title>Pictures | Handbook</title>",
+			"--primary: #445566", `data-theme="dark"`, `<link rel="icon" href="https://cdn.example/d.ico">`,
+			`src="https://cdn.example/d.png"`, `<a href="https://example.com/">Home</a>`, "© Example", `alt="A dot"`)
+		i := strings.Index(p.body, `alt="A dot"`)
+		j := strings.LastIndex(p.body[:i], `<img src="`)
+		src := html.UnescapeString(p.body[j+len(`<img src="`) : i-2])
+		if !strings.HasPrefix(src, apitest.PublicURL+"/v1/files/") || !strings.Contains(src, "sig=") {
+			t.Fatalf("image src %q", src)
+		}
+		// The signed URL downloads the file.
+		dl := get(t, s, nil, "", strings.TrimPrefix(src, apitest.PublicURL))
+		if dl.status != 200 || dl.body != png {
+			t.Fatalf("download: %d, %d bytes", dl.status, len(dl.body))
 		}
 	})
 }
