@@ -382,7 +382,8 @@ func (h *Handler) page(q *request) {
 	var sp *placed
 	pagePath := q.rest
 	if q.rest != "" {
-		first, _ := url.PathUnescape(segs[0])
+		// r.URL.Path is already decoded.
+		first := segs[0]
 		for i := range all {
 			if all[i].prefix != "" && all[i].ss.Path == first {
 				sp = &all[i]
