@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
@@ -380,6 +381,8 @@ func TestNavigationAndSections(t *testing.T) {
 		get(t, s, nil, "", base+"/").want(t, 200, "<h1>Intro</h1>", `class="section current"`)
 		get(t, s, nil, "", base+"/"+sec.Path).want(t, 200, "<h1>Endpoints</h1>", `>API</a>`)
 		get(t, s, nil, "", base+"/"+sec.Path+"/nope").want(t, 404)
+		// The request path is decoded once: %2561 is "%61", not "a".
+		get(t, s, nil, "", base+"/"+fmt.Sprintf("%%25%02x", sec.Path[0])+sec.Path[1:]).want(t, 404)
 	})
 }
 
