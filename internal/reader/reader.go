@@ -56,7 +56,9 @@ func (h *Handler) Match(r *http.Request) bool {
 		return true
 	}
 	host := requestHost(r)
-	if host == "" || host == h.publicHost || strings.HasPrefix(r.URL.Path, "/v1/") {
+	// Site hostnames are domain names: requests by IP address (health
+	// probes, the test server) need no lookup.
+	if host == "" || host == h.publicHost || net.ParseIP(host) != nil || strings.HasPrefix(r.URL.Path, "/v1/") {
 		return false
 	}
 	found, err := h.app.ReaderHostname(r.Context(), host)
