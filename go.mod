@@ -16,7 +16,12 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
-require github.com/expr-lang/expr v1.17.8
+require (
+	github.com/alecthomas/chroma/v2 v2.27.0
+	github.com/expr-lang/expr v1.17.8
+)
+
+require github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 
 require (
 	github.com/aws/aws-sdk-go-v2 v1.46.0 // indirect

@@ -16,6 +16,7 @@ import (
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/httpapi"
 	"github.com/foliodocs/folio/internal/jobs"
+	"github.com/foliodocs/folio/internal/reader"
 )
 
 // shutdownGrace is how long in-flight requests may take to finish after
@@ -89,7 +90,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
-		BodyTimeout: bodyTimeout, AccessLog: accessLog})
+		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: reader.New(a, publicURL, logger)})
 	srv := &http.Server{
 		Handler:           h,
 		ConnState:         h.ConnState,

@@ -4,6 +4,8 @@
 // single error-kind-to-status table, metrics and access logs. Each handler
 // parses its input, makes one app call and encodes a wire shape.
 //
-// Allowed imports: folio, app, wire and the standard library, plus the
+// Published sites outside /v1 are handed to internal/reader (Config.Reader).
+//
+// Allowed imports: folio, app, reader, wire and the standard library, plus the
 // Prometheus client.
 package httpapi

@@ -14,6 +14,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/reader"
 	"github.com/foliodocs/folio/internal/wire"
 )
 
@@ -35,6 +36,15 @@ type Config struct {
 	BodyTimeout time.Duration
 	// AccessLog logs one line per request at Info level.
 	AccessLog bool
+	// Reader serves published sites outside /v1 (see internal/reader);
+	// nil selects reader.New over App.
+	Reader Reader
+}
+
+// Reader is the published-site reader: it claims the requests it Matches.
+type Reader interface {
+	http.Handler
+	Match(r *http.Request) bool
 }
 
 // Server is the HTTP handler of the whole API.
@@ -47,6 +57,7 @@ type Server struct {
 	accessLog bool
 	mux       *http.ServeMux
 	metrics   *metrics
+	reader    Reader
 }
 
 // New builds the handler with every route registered.
@@ -65,6 +76,10 @@ func New(cfg Config) *Server {
 		urls: wire.URLs{Public: strings.TrimRight(cfg.PublicURL, "/")},
 		mux:  http.NewServeMux(), metrics: newMetrics(),
 	}
+	s.reader = cfg.Reader
+	if s.reader == nil && cfg.App != nil {
+		s.reader = reader.New(cfg.App, s.urls.Public, cfg.Logger)
+	}
 	s.routes()
 	// Anything no route claims: 405 when the path exists for other methods,
 	// 404 otherwise, both as JSON errors.
@@ -73,7 +88,37 @@ func New(cfg Config) *Server {
 }
 
 // ServeHTTP serves one request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// Published sites go to the reader, everything else to the API's routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.reader != nil && !strings.HasPrefix(r.URL.Path, "/v1/") && s.reader.Match(r) {
+		s.serveReader(w, r)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// serveReader serves a reader request with the API's request id, panic
+// recovery and metrics, but none of its JSON rules.
+func (s *Server) serveReader(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rid := requestID(r)
+	w.Header().Set("X-Request-Id", rid)
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.logger.LogAttrs(r.Context(), slog.LevelError, "panic", slog.String("request_id", rid),
+				slog.String("route", "reader"), slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
+			if sw.status == 0 {
+				http.Error(sw, "internal error", http.StatusInternalServerError)
+			}
+		}
+		s.observe(r, "reader", sw.status, start)
+	}()
+	s.reader.ServeHTTP(sw, r)
+}
 
 // handlerFunc is a handler that returns its error, which the adapter
 // renders, so no handler can forget to answer after a failure.

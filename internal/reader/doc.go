@@ -1,0 +1,8 @@
+// Package reader serves published sites as server-rendered HTML: routing
+// by the site's path prefix (/sites/{siteId}) or custom hostname, the
+// site's visibility (public, unlisted, share-link keys; visitor-auth is
+// refused for now), and the rendering of pages' Documents with
+// html/template, code highlighted by chroma.
+//
+// Allowed imports: folio, internal/app, internal/content.
+package reader

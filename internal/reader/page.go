@@ -1,0 +1,179 @@
+package reader
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"net/http"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/content"
+)
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+var errNoPage = errors.New("no page")
+
+// firstPage is the page a site space's root shows: its first visible
+// document page.
+func firstPage(c *app.Content) (content.PageNode, error) {
+	if p, ok := firstDocument(c.Tree.Pages); ok {
+		if n, ok := c.Node(p.ID); ok {
+			return n, nil
+		}
+	}
+	return content.PageNode{}, errNoPage
+}
+
+func firstDocument(pages []*content.Page) (*content.Page, bool) {
+	for _, p := range pages {
+		if p.Hidden {
+			continue
+		}
+		if p.Type == content.PageDocument {
+			return p, true
+		}
+		if p.Type == content.PageGroup {
+			if d, ok := firstDocument(p.Pages); ok {
+				return d, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// renderPage answers a document page with the site's chrome.
+func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []placed, sections []*folio.SiteSectionView, node content.PageNode, doc *content.Document) {
+	r := q.renderer(c, sp)
+	paths := c.Paths()
+	pageURL := func(p *content.Page) string { return q.base + sp.prefix + "/" + escapePath(paths[p.ID]) }
+	v := &pageView{PageTitle: node.Page.Title, Description: node.Page.Description}
+	h.chrome(q, v, &sp.ss)
+	v.Canonical = q.absolute + sp.prefix + "/" + escapePath(paths[node.Page.ID])
+	if node.Page.NoIndex || node.Page.NoRobotsIndex {
+		v.NoIndex = true
+	}
+	v.Blocks = r.document(doc)
+	v.TOC = r.headings
+	for _, s := range sections {
+		v.Sections = append(v.Sections, link{Title: s.Title, Href: q.base + "/" + escapePath(s.Path),
+			Current: sp.section != nil && sp.section.ID == s.ID})
+	}
+	for i := range all {
+		o := &all[i]
+		if o.ss.Hidden || o.section != sp.section && (o.section == nil || sp.section == nil || o.section.ID != sp.section.ID) {
+			continue
+		}
+		v.Spaces = append(v.Spaces, link{Title: o.ss.Space.Title, Href: q.base + o.prefix + "/", Current: o.ss.ID == sp.ss.ID})
+	}
+	if len(v.Spaces) < 2 {
+		v.Spaces = nil
+	}
+	// Navigation, and the reading order for previous and next.
+	var order []*content.Page
+	var nav func(pages []*content.Page) []navItem
+	nav = func(pages []*content.Page) []navItem {
+		var out []navItem
+		for _, p := range pages {
+			if p.Hidden {
+				continue
+			}
+			it := navItem{Title: p.Title, Current: p.ID == node.Page.ID}
+			switch p.Type {
+			case content.PageDocument:
+				it.Href = pageURL(p)
+				order = append(order, p)
+			case content.PageLink:
+				var target any
+				_ = decodeJSON(p.Target, &target)
+				it.Href = r.ref(target)
+			}
+			it.Children = nav(p.Pages)
+			out = append(out, it)
+		}
+		return out
+	}
+	v.Nav = nav(c.Tree.Pages)
+	for i, p := range order {
+		if p.ID != node.Page.ID {
+			continue
+		}
+		if i > 0 {
+			v.Prev = &link{Title: order[i-1].Title, Href: pageURL(order[i-1])}
+		}
+		if i+1 < len(order) {
+			v.Next = &link{Title: order[i+1].Title, Href: pageURL(order[i+1])}
+		}
+	}
+	for id := node.Parent; id != ""; {
+		n, ok := c.Node(id)
+		if !ok {
+			break
+		}
+		bc := link{Title: n.Page.Title}
+		if n.Page.Type == content.PageDocument {
+			bc.Href = pageURL(n.Page)
+		}
+		v.Breadcrumbs = append([]link{bc}, v.Breadcrumbs...)
+		id = n.Parent
+	}
+	h.write(q.w, q.r, http.StatusOK, v)
+}
+
+// robots answers robots.txt: public sites invite crawlers and name their
+// sitemap; others ask them to stay away.
+func (h *Handler) robots(q *request) {
+	q.w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if q.site.Site.Visibility == "public" {
+		_, _ = q.w.Write([]byte("User-agent: *\nAllow: /\nSitemap: " + q.absolute + "/sitemap.xml\n"))
+		return
+	}
+	_, _ = q.w.Write([]byte("User-agent: *\nDisallow: /\n"))
+}
+
+type sitemapURLs struct {
+	XMLName xml.Name `xml:"urlset"`
+	NS      string   `xml:"xmlns,attr"`
+	URLs    []struct {
+		Loc string `xml:"loc"`
+	} `xml:"url"`
+}
+
+// sitemap answers sitemap.xml for a public site: every visible document
+// page of every visible site space, except those marked noindex.
+func (h *Handler) sitemap(q *request) {
+	if q.site.Site.Visibility != "public" {
+		h.status(q.w, q.r, q, http.StatusNotFound, "Page not found", "There is no page at this address.")
+		return
+	}
+	all, _, _ := visible(q.site)
+	out := sitemapURLs{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
+	for i := range all {
+		sp := &all[i]
+		c, err := h.app.ReaderContent(q.r.Context(), q.site, sp.ss.ID)
+		if err != nil {
+			h.fail(q.w, q.r, q, err)
+			return
+		}
+		paths := c.Paths()
+		content.Walk(c.Tree, func(n content.PageNode) bool {
+			if n.Page.Hidden {
+				return false
+			}
+			if n.Page.Type == content.PageDocument && !n.Page.NoIndex && !n.Page.NoRobotsIndex {
+				out.URLs = append(out.URLs, struct {
+					Loc string `xml:"loc"`
+				}{q.absolute + sp.prefix + "/" + escapePath(paths[n.Page.ID])})
+			}
+			return true
+		})
+	}
+	b, err := xml.MarshalIndent(out, "", "  ")
+	if err != nil {
+		h.fail(q.w, q.r, q, err)
+		return
+	}
+	q.w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	_, _ = q.w.Write([]byte(xml.Header + string(b) + "\n"))
+}

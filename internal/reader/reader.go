@@ -1,0 +1,511 @@
+package reader
+
+import (
+	"embed"
+	"html/template"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/content"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+var pageTemplate = template.Must(template.New("").ParseFS(templateFS, "templates/*.html"))
+
+// ShareCookie holds a share-link key once a reader opened a share-link
+// site with ?share= (or ?shareKey=); it is scoped to the site's base path.
+const ShareCookie = "folio_share"
+
+// Handler serves the published sites.
+type Handler struct {
+	app        *app.App
+	public     string // the server's public URL, no trailing slash
+	publicHost string // its host, lower case, without port
+	secure     bool   // the public URL is https: cookies are Secure
+	logger     *slog.Logger
+	codeCSS    template.CSS
+}
+
+// New returns the reader of the sites of a, served under publicURL.
+func New(a *app.App, publicURL string, logger *slog.Logger) *Handler {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	h := &Handler{app: a, public: strings.TrimRight(publicURL, "/"), logger: logger,
+		codeCSS: template.CSS(codeCSS())} //nolint:gosec // chroma's static stylesheet, no content in it
+	if u, err := url.Parse(h.public); err == nil {
+		h.publicHost = strings.ToLower(u.Hostname())
+		h.secure = u.Scheme == "https"
+	}
+	return h
+}
+
+// Match reports whether the reader serves a request: every path under
+// /sites/, and any path but the API's on a host that is some site's
+// custom hostname.
+func (h *Handler) Match(r *http.Request) bool {
+	if strings.HasPrefix(r.URL.Path, "/sites/") {
+		return true
+	}
+	host := requestHost(r)
+	// Site hostnames are domain names: requests by IP address (health
+	// probes, the test server) need no lookup.
+	if host == "" || host == h.publicHost || net.ParseIP(host) != nil || strings.HasPrefix(r.URL.Path, "/v1/") {
+		return false
+	}
+	found, err := h.app.ReaderHostname(r.Context(), host)
+	if err != nil {
+		h.logger.Error("reader hostname", "host", host, "error", err)
+	}
+	return found
+}
+
+func requestHost(r *http.Request) string {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.ToLower(host)
+}
+
+// request is one request being served: the site, its base path, and the
+// rest of the path under it.
+type request struct {
+	w        http.ResponseWriter
+	r        *http.Request
+	site     *app.PublishedSite
+	base     string // path prefix of the site: /sites/{id} or /{basename}, no trailing slash
+	absolute string // absolute URL of the base, for canonical URLs and the sitemap
+	rest     string // path under base, without leading or trailing slash
+}
+
+// ServeHTTP serves one reader request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		h.status(w, r, nil, http.StatusMethodNotAllowed, "Method not allowed", "The reader only answers GET and HEAD.")
+		return
+	}
+	var id folio.ID
+	host := ""
+	path := r.URL.Path
+	if strings.HasPrefix(path, "/sites/") {
+		id, path, _ = strings.Cut(strings.TrimPrefix(path, "/sites/"), "/")
+	} else {
+		host = requestHost(r)
+	}
+	key := r.URL.Query().Get("share")
+	if key == "" {
+		key = r.URL.Query().Get("shareKey")
+	}
+	fromQuery := key != ""
+	if !fromQuery {
+		if c, err := r.Cookie(ShareCookie); err == nil {
+			key = c.Value
+		}
+	}
+	ps, err := h.app.ReaderSite(r.Context(), id, host, key)
+	if err != nil {
+		h.fail(w, r, nil, err)
+		return
+	}
+	q := &request{w: w, r: r, site: ps}
+	if id != "" {
+		q.base = "/sites/" + id
+		q.absolute = h.public + q.base
+	} else {
+		if b := ps.Site.Basename; b != "" {
+			p := strings.TrimPrefix(path, "/")
+			if p != b && !strings.HasPrefix(p, b+"/") {
+				h.status(w, r, nil, http.StatusNotFound, "Page not found", "There is no page at this address.")
+				return
+			}
+			path = strings.TrimPrefix(p, b)
+			q.base = "/" + b
+		}
+		q.absolute = "https://" + ps.Site.Hostname + q.base
+	}
+	q.rest = strings.Trim(path, "/")
+	if fromQuery && ps.Site.Visibility == folio.VisibilityShareLink {
+		// The key opened the site: keep it for the next pages. It is
+		// checked again on every request, so revoking it closes the site.
+		http.SetCookie(w, &http.Cookie{Name: ShareCookie, Value: key, Path: q.base + "/", HttpOnly: true,
+			Secure: h.secure, SameSite: http.SameSiteLaxMode})
+	}
+	switch q.rest {
+	case "robots.txt":
+		h.robots(q)
+		return
+	case "sitemap.xml":
+		h.sitemap(q)
+		return
+	}
+	h.page(q)
+}
+
+// fail answers an error of the app as an HTML page.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, q *request, err error) {
+	switch {
+	case err == app.ErrVisitorAuth:
+		h.status(w, r, q, http.StatusUnauthorized, "Authentication required",
+			"This site is only open to authenticated visitors, which this server does not support yet.")
+	case folio.IsNotFound(err):
+		h.status(w, r, q, http.StatusNotFound, "Page not found", "There is no page at this address.")
+	default:
+		h.logger.Error("reader", "path", r.URL.Path, "error", err)
+		h.status(w, r, q, http.StatusInternalServerError, "Something went wrong", "The page could not be shown.")
+	}
+}
+
+// status answers an HTML error page.
+func (h *Handler) status(w http.ResponseWriter, r *http.Request, q *request, code int, title, msg string) {
+	v := &pageView{SiteTitle: "Folio", PageTitle: title, Message: msg, Status: code, Theme: "light",
+		Primary: defaultPrimary, CodeCSS: h.codeCSS, NoIndex: true}
+	if q != nil {
+		h.chrome(q, v, nil)
+		v.NoIndex = true
+		v.Canonical = ""
+	}
+	h.write(w, r, code, v)
+}
+
+func (h *Handler) write(w http.ResponseWriter, r *http.Request, code int, v *pageView) {
+	var buf strings.Builder
+	if err := pageTemplate.ExecuteTemplate(&buf, "page", v); err != nil {
+		h.logger.Error("reader template", "path", r.URL.Path, "error", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	// No scripts at all: the reader works without JavaScript, and this
+	// stops any script that escaping would have missed.
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src * data:; style-src 'unsafe-inline'; script-src 'none'; object-src 'none'; base-uri 'none'")
+	w.WriteHeader(code)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write([]byte(buf.String()))
+	}
+}
+
+// link is a titled URL of the chrome.
+type link struct {
+	Title, Href string
+	Current     bool
+}
+
+// navItem is a page of the navigation tree.
+type navItem struct {
+	Title, Href string
+	Current     bool
+	Children    []navItem
+}
+
+// footerGroup is a titled group of footer links.
+type footerGroup struct {
+	Title string
+	Links []link
+}
+
+// pageView is what the page template shows.
+type pageView struct {
+	SiteTitle, PageTitle, Description, Canonical, Favicon, Logo, Home string
+	Theme                                                             string
+	Primary                                                           template.CSS
+	CodeCSS                                                           template.CSS
+	NoIndex                                                           bool
+	Status                                                            int
+	Message                                                           string
+	Sections, Spaces, HeaderLinks, Breadcrumbs                        []link
+	FooterGroups                                                      []footerGroup
+	Copyright                                                         string
+	Nav                                                               []navItem
+	Blocks                                                            []block
+	TOC                                                               []heading
+	Prev, Next                                                        *link
+}
+
+const defaultPrimary = template.CSS("#346DDB")
+
+var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+
+func obj(m map[string]any, keys ...string) map[string]any {
+	for _, k := range keys {
+		m, _ = m[k].(map[string]any)
+	}
+	return m
+}
+
+// chrome fills the site-wide parts of a page from the customization of
+// the site (or of the site space being read).
+func (h *Handler) chrome(q *request, v *pageView, ss *folio.SiteSpaceView) {
+	c := q.site.Customization
+	if ss != nil {
+		if over, ok := q.site.Customizations[ss.ID]; ok {
+			c = over
+		}
+	}
+	v.SiteTitle = q.site.Site.Title
+	if t := str(c, "title"); t != "" {
+		v.SiteTitle = t
+	}
+	v.Home = q.base + "/"
+	v.NoIndex = q.site.Site.Visibility != "public"
+	mode := "light"
+	if str(obj(c, "themes"), "default") == "dark" {
+		mode = "dark"
+	}
+	v.Theme = mode
+	v.Primary = defaultPrimary
+	if col := str(obj(c, "styling", "primaryColor"), mode); hexColor.MatchString(col) {
+		v.Primary = template.CSS(col) //nolint:gosec // validated as a hex color just above
+	}
+	v.CodeCSS = h.codeCSS
+	v.Favicon = safeURL(str(obj(c, "favicon", "icon"), mode))
+	v.Logo = safeURL(str(obj(c, "header", "logo"), mode))
+	r := q.renderer(nil, nil)
+	links := func(list any) []link {
+		var out []link
+		items, _ := list.([]any)
+		for _, it := range items {
+			m, _ := it.(map[string]any)
+			out = append(out, link{Title: str(m, "title"), Href: r.ref(m["to"])})
+		}
+		return out
+	}
+	v.HeaderLinks = links(obj(c, "header")["links"])
+	groups, _ := obj(c, "footer")["groups"].([]any)
+	for _, g := range groups {
+		m, _ := g.(map[string]any)
+		v.FooterGroups = append(v.FooterGroups, footerGroup{Title: str(m, "title"), Links: links(m["links"])})
+	}
+	v.Copyright = str(obj(c, "footer"), "copyright")
+}
+
+// renderer returns a document renderer for content of a site space.
+func (q *request) renderer(c *app.Content, sp *placed) *renderer {
+	return &renderer{
+		file: func(id string) string {
+			if c == nil {
+				return ""
+			}
+			if f, ok := c.File(id); ok {
+				return c.FileURL(f)
+			}
+			return ""
+		},
+		page: func(id, anchor string) string {
+			if c == nil || sp == nil {
+				return ""
+			}
+			p, ok := c.Paths()[id]
+			if !ok {
+				return ""
+			}
+			u := q.base + sp.prefix + "/" + escapePath(p)
+			if anchor != "" {
+				u += "#" + url.PathEscape(anchor)
+			}
+			return u
+		},
+	}
+}
+
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i := range parts {
+		parts[i] = url.PathEscape(parts[i])
+	}
+	return strings.Join(parts, "/")
+}
+
+// placed is a site space the reader may show, with its URL prefix under
+// the site's base ("" for the site's default, "/{path}" otherwise).
+type placed struct {
+	ss      folio.SiteSpaceView
+	section *folio.SiteSectionView
+	prefix  string
+}
+
+// visible lists the site spaces a reader without claims may see: those
+// under a condition are left out until adaptive content is evaluated.
+func visible(ps *app.PublishedSite) (all []placed, def *placed, sections []*folio.SiteSectionView) {
+	add := func(sec *folio.SiteSectionView, list []folio.SiteSpaceView) {
+		for _, ss := range list {
+			if ss.Condition != "" {
+				continue
+			}
+			all = append(all, placed{ss: ss, section: sec, prefix: "/" + url.PathEscape(ss.Path)})
+		}
+	}
+	if !ps.Structure.Sectioned {
+		add(nil, ps.Structure.SiteSpaces)
+	}
+	var walk func(nodes []folio.SiteStructureNode)
+	walk = func(nodes []folio.SiteStructureNode) {
+		for _, n := range nodes {
+			if s := n.Section; s != nil && s.Condition == "" {
+				sections = append(sections, s)
+				add(s, s.SiteSpaces)
+			}
+			if n.Group != nil {
+				walk(n.Group.Children)
+			}
+		}
+	}
+	walk(ps.Structure.Nodes)
+	for i := range all {
+		p := &all[i]
+		if !p.ss.Default {
+			continue
+		}
+		if p.section == nil && !ps.Structure.Sectioned {
+			p.prefix = ""
+			def = p
+		} else if p.section != nil && (p.section.Default || ps.Site.DefaultSiteSection == p.section.ID) && def == nil {
+			def = p
+		}
+	}
+	return all, def, sections
+}
+
+// page serves a page of a site space.
+func (h *Handler) page(q *request) {
+	ctx := q.r.Context()
+	all, def, sections := visible(q.site)
+	segs := strings.SplitN(q.rest, "/", 2)
+	var sp *placed
+	pagePath := q.rest
+	if q.rest != "" {
+		// r.URL.Path is already decoded.
+		first := segs[0]
+		for i := range all {
+			if all[i].prefix != "" && all[i].ss.Path == first {
+				sp = &all[i]
+				break
+			}
+		}
+		if sp == nil {
+			// A section's path leads to its default site space.
+			for _, s := range sections {
+				if s.Path != first {
+					continue
+				}
+				for i := range all {
+					if all[i].section != nil && all[i].section.ID == s.ID && (sp == nil || all[i].ss.Default) {
+						sp = &all[i]
+					}
+				}
+			}
+		}
+		if sp != nil {
+			pagePath = ""
+			if len(segs) == 2 {
+				pagePath = segs[1]
+			}
+		}
+	}
+	if sp == nil {
+		sp = def
+	}
+	if sp == nil {
+		h.notFound(q)
+		return
+	}
+	c, err := h.app.ReaderContent(ctx, q.site, sp.ss.ID)
+	if err != nil {
+		h.fail(q.w, q.r, q, err)
+		return
+	}
+	var node content.PageNode
+	if pagePath == "" {
+		node, err = firstPage(c)
+	} else {
+		node, err = content.FindByPath(c.Tree, pagePath)
+	}
+	if err != nil {
+		h.notFound(q)
+		return
+	}
+	if node.Page.Type == content.PageGroup {
+		// A group has no body: show its first document.
+		if n, ok := firstDocument(node.Page.Pages); ok {
+			node, _ = c.Node(n.ID)
+		}
+	}
+	if node.Page.Type == content.PageLink {
+		r := q.renderer(c, sp)
+		var target any
+		_ = decodeJSON(node.Page.Target, &target)
+		if href := r.ref(target); href != "" {
+			http.Redirect(q.w, q.r, href, http.StatusFound)
+			return
+		}
+		h.notFound(q)
+		return
+	}
+	doc, err := h.app.ReaderDocument(ctx, c, node.Page)
+	if err != nil {
+		h.fail(q.w, q.r, q, err)
+		return
+	}
+	h.renderPage(q, c, sp, all, sections, node, doc)
+}
+
+// notFound answers a path that leads nowhere: a redirect of the site when
+// one has it as source, else 404.
+func (h *Handler) notFound(q *request) {
+	r, err := h.app.ReaderRedirect(q.r.Context(), q.site, "/"+q.rest)
+	if err == nil {
+		if to := h.redirectTarget(q, r); to != "" {
+			http.Redirect(q.w, q.r, to, http.StatusFound)
+			return
+		}
+	}
+	h.status(q.w, q.r, q, http.StatusNotFound, "Page not found", "There is no page at this address.")
+}
+
+// redirectTarget is the reader URL of a redirect's destination, "" when
+// the destination is not visible any more.
+func (h *Handler) redirectTarget(q *request, r *folio.SiteRedirect) string {
+	all, _, sections := visible(q.site)
+	d := r.Destination
+	switch {
+	case d.SiteSpaceID != "":
+		for i := range all {
+			sp := &all[i]
+			if sp.ss.ID != d.SiteSpaceID {
+				continue
+			}
+			if d.PageID == "" {
+				return q.base + sp.prefix + "/"
+			}
+			c, err := h.app.ReaderContent(q.r.Context(), q.site, sp.ss.ID)
+			if err != nil {
+				return ""
+			}
+			return q.renderer(c, sp).page(d.PageID, "")
+		}
+	case d.SiteSectionID != "":
+		for _, s := range sections {
+			if s.ID == d.SiteSectionID {
+				return q.base + "/" + url.PathEscape(s.Path)
+			}
+		}
+	}
+	return ""
+}
+
+func decodeJSON(b []byte, v any) error {
+	if len(b) == 0 {
+		return nil
+	}
+	return jsonUnmarshal(b, v)
+}
