@@ -24,6 +24,7 @@ var forbidden = map[string][]string{
 	"internal/search":    {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/importer":  {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/templates": {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/reader":    {"internal/store", "internal/httpapi", "internal/jobs"},
 }
 
 func TestImportRules(t *testing.T) {
