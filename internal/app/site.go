@@ -58,6 +58,14 @@ func site(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, id foli
 // else reads a published site that is public or unlisted, or a published
 // share-link site with an active key of it. Everything else is NotFound.
 func readableSite(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, id folio.ID, shareKey string) (*folio.SiteView, error) {
+	if caller.Site != nil {
+		// A site API token reads its own site only (siteapi.go).
+		s, err := grantedSite(ctx, tx, caller, orgID, id)
+		if err != nil {
+			return nil, err
+		}
+		return &folio.SiteView{Site: *s}, nil
+	}
 	v, err := site(ctx, tx, caller, orgID, id, false)
 	if err == nil || !(folio.IsNotFound(err) || folio.KindOf(err) == folio.Forbidden) {
 		return v, err
