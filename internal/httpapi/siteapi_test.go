@@ -252,3 +252,40 @@ func TestSiteAPIToken(t *testing.T) {
 		s.Do(t, tok, "GET", sites+st.ID+"/published", nil).WantStatus(t, 404)
 	})
 }
+
+// TestResolvePublishedContentInSections looks up URLs of a site with
+// sections: the default section at the site's root, another under its
+// path, each with its siteSection in the answer and in the token.
+func TestResolvePublishedContentInSections(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		guide := newSpace(t, s, admin, org, "Guide")
+		api := newSpace(t, s, admin, org, "API")
+		importInto(t, s, admin, api, "", "markdown", []byte("# Intro\n\nHello.\n"))
+		var pages struct{ Pages []struct{ ID, Path string } }
+		s.Do(t, admin, "GET", "/v1/spaces/"+api+"/content/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+		page := pages.Pages[0]
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{guide}})
+		base := "/v1/orgs/" + org + "/sites/" + st.ID
+		var sec struct{ ID, Path string }
+		s.Do(t, admin, "POST", base+"/sections", map[string]any{"spaceId": api, "title": "API"}).WantStatus(t, 201).JSON(t, &sec)
+		s.Do(t, admin, "POST", base+"/publish", nil).WantStatus(t, 200)
+		siteURL := "https://folio.test/sites/" + st.ID
+
+		root := lookupURL(t, s, siteURL, 200)
+		if root.Space != guide || root.SiteSection == "" || root.SiteSection == sec.ID || root.BasePath != "/sites/"+st.ID {
+			t.Fatalf("lookup of the default section: %+v", root)
+		}
+		l := lookupURL(t, s, siteURL+"/"+sec.Path+"/"+page.Path, 200)
+		if l.Space != api || l.SiteSection != sec.ID || l.BasePath != "/sites/"+st.ID+"/"+sec.Path ||
+			l.SiteBasePath != "/sites/"+st.ID || l.Pathname != page.Path {
+			t.Fatalf("lookup in a section: %+v (section %+v)", l, sec)
+		}
+		if p := tokenPayload(t, l.APIToken); p["siteSection"] != sec.ID || len(p["spaces"].([]any)) != 2 {
+			t.Fatalf("token payload %v", p)
+		}
+		s.Do(t, l.APIToken, "GET", "/v1/spaces/"+api+"/content/page/"+page.ID, nil).WantStatus(t, 200)
+		lookupURL(t, s, siteURL+"/"+sec.Path+"/no-such-page", 404)
+	})
+}
