@@ -696,7 +696,9 @@ func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, 
 func (a *App) GetSharedSpace(ctx context.Context, caller folio.Caller, id folio.ID, shareKey string) (v *folio.SpaceView, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		v, _, err = space(ctx, tx, caller, id)
-		if !folio.IsNotFound(err) || shareKey == "" {
+		// A site API token reads its own site's spaces only, whatever key
+		// it brings.
+		if !folio.IsNotFound(err) || shareKey == "" || caller.Site != nil {
 			return err
 		}
 		ok, serr := store.SharedSpace(ctx, tx, shareKey, id)

@@ -246,6 +246,15 @@ func TestSiteAPIToken(t *testing.T) {
 		tok = lookupURL(t, s, "https://folio.test/sites/"+st.ID, 200).APIToken
 		s.Do(t, tok, "GET", "/v1/spaces/"+guide, nil).WantStatus(t, 200)
 
+		// The key of another share-link site does not widen the token.
+		s.Do(t, admin, "PATCH", sites+other.ID, map[string]any{"visibility": "share-link"}).WantStatus(t, 200)
+		var link struct{ URLs struct{ Published string } }
+		s.Do(t, admin, "POST", sites+other.ID+"/share-links", map[string]any{"name": "x"}).WantStatus(t, 201).JSON(t, &link)
+		key := link.URLs.Published[strings.Index(link.URLs.Published, "shareKey=")+len("shareKey="):]
+		s.Do(t, admin, "GET", "/v1/spaces/"+secret+"?shareKey="+key, nil).WantStatus(t, 200)
+		s.Do(t, tok, "GET", "/v1/spaces/"+secret+"?shareKey="+key, nil).WantStatus(t, 404)
+		s.Do(t, tok, "GET", sites+other.ID+"/published?shareKey="+key, nil).WantStatus(t, 404)
+
 		// Unpublishing the site closes what its tokens read at once.
 		s.Do(t, admin, "POST", sites+st.ID+"/unpublish", nil).WantStatus(t, 200)
 		s.Do(t, tok, "GET", "/v1/spaces/"+guide, nil).WantStatus(t, 404)
