@@ -54,6 +54,28 @@ type Caller struct {
 	// Org, when set, confines the caller to one organization: the token
 	// came from that organization's single sign-on.
 	Org ID
+	// Site, when set, makes the caller a site API token (issue 13): no
+	// user, allowed only to read what one published site publishes.
+	// Everything that does not check it denies, as for a stranger.
+	Site *SiteGrant
+}
+
+// SiteGrant is what a site API token allows: reading the published content
+// of one site of one organization, in these spaces.
+type SiteGrant struct {
+	Org, Site, SiteSection, SiteSpace, Space ID
+	Spaces                                   []ID
+	Claims                                   map[string]any
+}
+
+// MaySpace reports whether the grant covers a space.
+func (g *SiteGrant) MaySpace(id ID) bool {
+	for _, s := range g.Spaces {
+		if s == id {
+			return true
+		}
+	}
+	return false
 }
 
 // InScope reports whether the caller may act in an organization.

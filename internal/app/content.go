@@ -179,6 +179,10 @@ func (a *App) revisionContent(ctx context.Context, tx *store.Tx, caller folio.Ca
 	if err != nil {
 		return nil, err
 	}
+	if caller.Site != nil && revisionID != "" && revisionID != sv.Revision {
+		// A site API token reads only what is published: current revisions.
+		return nil, errRevisionNotFound
+	}
 	return a.contentOf(ctx, tx, sv, revisionID)
 }
 

@@ -58,6 +58,14 @@ func site(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, id foli
 // else reads a published site that is public or unlisted, or a published
 // share-link site with an active key of it. Everything else is NotFound.
 func readableSite(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, id folio.ID, shareKey string) (*folio.SiteView, error) {
+	if caller.Site != nil {
+		// A site API token reads its own site only (siteapi.go).
+		s, err := grantedSite(ctx, tx, caller, orgID, id)
+		if err != nil {
+			return nil, err
+		}
+		return &folio.SiteView{Site: *s}, nil
+	}
 	v, err := site(ctx, tx, caller, orgID, id, false)
 	if err == nil || !(folio.IsNotFound(err) || folio.KindOf(err) == folio.Forbidden) {
 		return v, err
@@ -688,7 +696,9 @@ func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, 
 func (a *App) GetSharedSpace(ctx context.Context, caller folio.Caller, id folio.ID, shareKey string) (v *folio.SpaceView, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		v, _, err = space(ctx, tx, caller, id)
-		if !folio.IsNotFound(err) || shareKey == "" {
+		// A site API token reads its own site's spaces only, whatever key
+		// it brings.
+		if !folio.IsNotFound(err) || shareKey == "" || caller.Site != nil {
 			return err
 		}
 		ok, serr := store.SharedSpace(ctx, tx, shareKey, id)

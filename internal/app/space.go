@@ -94,6 +94,10 @@ func (c *contentAccess) collectionRole(col *folio.Collection) folio.Role {
 // space loads a space the caller may view: anything else is NotFound,
 // another organization's spaces and the caller's SSO rule included.
 func space(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID) (*folio.SpaceView, *contentAccess, error) {
+	if caller.Site != nil {
+		// A site API token reads the spaces its site publishes (siteapi.go).
+		return grantedSpace(ctx, tx, caller, id)
+	}
 	s, err := store.GetSpace(ctx, tx, id)
 	if err != nil {
 		return nil, nil, err

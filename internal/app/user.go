@@ -20,6 +20,11 @@ func (a *App) GetAuthenticatedUser(ctx context.Context, caller folio.Caller) (u 
 // organization with them. Anyone else is NotFound.
 func (a *App) GetUser(ctx context.Context, caller folio.Caller, id folio.ID) (u *folio.User, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		if caller.Site != nil {
+			// A site API token sees the members of its site's
+			// organization (authors of its pages), as the renderer shows.
+			return siteUser(ctx, tx, caller, id, &u)
+		}
 		u, err = store.GetUserVisibleTo(ctx, tx, id, caller.UserID, caller.Org)
 		return err
 	})

@@ -222,4 +222,7 @@ func (s *Server) routes() {
 	s.handle("GET "+structure+"/adaptive-schema", authed, s.getSiteAdaptiveSchema)
 	s.handle("PUT "+structure+"/adaptive-schema", authed, s.updateSiteAdaptiveSchema)
 	s.handle("GET "+structure+"/adaptive-schema/template-conditions", authed, s.listSiteAdaptiveTemplateConditions)
+
+	// Site content API.
+	s.handle("POST /v1/urls/published", public, s.resolvePublishedContentByURL)
 }

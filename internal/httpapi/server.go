@@ -213,6 +213,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, kin
 			return err
 		}
 		st.caller = c
+		if err := siteRouteAllowed(c, r); err != nil {
+			return err
+		}
 	}
 	if err := checkPath(r, params); err != nil {
 		return err
@@ -236,7 +239,12 @@ func (s *Server) authenticate(r *http.Request) (folio.Caller, error) {
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return folio.Caller{}, folio.Errorf(folio.Unauthenticated, "a valid API token is required: send Authorization: Bearer <token>")
 	}
-	return s.app.Authenticate(r.Context(), strings.TrimSpace(token))
+	token = strings.TrimSpace(token)
+	if app.LooksLikeSiteToken(token) {
+		// A JWT is a site API token (siteapi.go).
+		return s.app.AuthenticateSiteToken(r.Context(), token)
+	}
+	return s.app.Authenticate(r.Context(), token)
 }
 
 // requestID takes the client's X-Request-Id when it is short and plain, so

@@ -7,8 +7,9 @@ import (
 	"github.com/foliodocs/folio"
 )
 
-// SiteByID returns a site whatever its organization, for the reader, which
-// knows a site by the id in its URL only; NotFound when there is none.
+// SiteByID returns a site whatever its organization, for the reader and the
+// site content API, which know a site by its URL only; NotFound when there
+// is none.
 func SiteByID(ctx context.Context, t *Tx, id folio.ID) (*folio.Site, error) {
 	var s folio.Site
 	err := t.one(ctx, `SELECT `+siteColumns+` FROM sites st WHERE st.id = ?`,

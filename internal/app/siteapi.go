@@ -1,0 +1,353 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/store"
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// siteTokenSecret names the server secret that signs site API tokens.
+const siteTokenSecret = "site-api-token"
+
+// SiteTokenTTL is how long a site API token lives. GitBook's renderer
+// refuses tokens expiring within two minutes.
+const SiteTokenTTL = time.Hour
+
+var errURLNotFound = folio.Errorf(folio.NotFound, "no published content at this URL")
+
+// siteTokenClaims is the payload of a site API token: the reference's
+// SiteAPIToken fields and exp.
+type siteTokenClaims struct {
+	jwt.RegisteredClaims
+	Kind         string         `json:"kind"`
+	Organization string         `json:"organization"`
+	Site         string         `json:"site"`
+	SiteSection  string         `json:"siteSection,omitempty"`
+	SiteSpace    string         `json:"siteSpace"`
+	Space        string         `json:"space"`
+	Spaces       []string       `json:"spaces"`
+	Claims       map[string]any `json:"claims,omitempty"`
+}
+
+// URLLookup answers resolvePublishedContentByUrl: the content at a URL,
+// or a redirect (Redirect set).
+type URLLookup struct {
+	Site         *folio.Site
+	SiteSection  folio.ID
+	SiteSpace    folio.ID
+	Space        folio.ID
+	SiteBasePath string
+	BasePath     string
+	Pathname     string
+	CanonicalURL string
+	Complete     bool
+	ShareKey     string
+	APIToken     string
+	// Redirect is set for a site redirect; the rest is then empty.
+	Redirect *ResolvedRedirect
+
+	spaces []folio.ID
+}
+
+// ResolvePublishedURL finds the published content at a URL, matching the
+// site by host and path (never by scheme): {publicURL}/sites/{siteId} or a
+// site's custom hostname with its basename. A share-link site needs the
+// key in the shareKey query parameter; visitor-auth sites and unpublished
+// ones answer NotFound, as does any path that leads nowhere.
+func (a *App) ResolvePublishedURL(ctx context.Context, raw string) (out *URLLookup, err error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, folio.FieldErrorf("url", "url must be an absolute URL")
+	}
+	host := strings.ToLower(u.Hostname())
+	path := "/" + strings.Trim(u.EscapedPath(), "/")
+	if path == "/" {
+		path = ""
+	}
+	pub, _ := url.Parse(a.publicURL)
+	secret, err := a.secret(ctx, siteTokenSecret)
+	if err != nil {
+		return nil, err
+	}
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		var (
+			s        *folio.Site
+			sitePath string
+			err      error
+			// the canonical URL's origin: the server's for sites under its
+			// public URL, https and the hostname otherwise.
+			origin = "https://" + host
+		)
+		prefix := ""
+		if pub != nil {
+			prefix = strings.TrimRight(pub.EscapedPath(), "/") + "/sites/"
+		}
+		if pub != nil && strings.EqualFold(pub.Hostname(), host) && strings.HasPrefix(path, prefix) {
+			id, _, _ := strings.Cut(path[len(prefix):], "/")
+			sitePath = prefix + id
+			origin = pub.Scheme + "://" + pub.Host
+			s, err = store.SiteByID(ctx, tx, id)
+			if err == nil && (s.Hostname != "" || s.ProxyOrigin != "") {
+				// Such a site is served at its own URL only.
+				err = errURLNotFound
+			}
+		} else {
+			s, err = store.SiteByHostname(ctx, tx, host)
+			if err == nil && s.Basename != "" {
+				sitePath = "/" + url.PathEscape(s.Basename)
+				if path != sitePath && !strings.HasPrefix(path, sitePath+"/") {
+					err = errURLNotFound
+				}
+			}
+		}
+		if folio.IsNotFound(err) {
+			return errURLNotFound
+		}
+		if err != nil {
+			return err
+		}
+		shareKey := u.Query().Get("shareKey")
+		if ok, err := publishedTo(ctx, tx, s, shareKey); err != nil || !ok {
+			return cmpErr(err, errURLNotFound)
+		}
+		out, err = a.lookup(ctx, tx, s, sitePath, strings.TrimPrefix(path, sitePath))
+		if err != nil || out.Redirect != nil {
+			return err
+		}
+		if s.Visibility == folio.VisibilityShareLink {
+			out.ShareKey = shareKey
+		}
+		out.CanonicalURL = origin + out.BasePath
+		if out.Pathname != "" {
+			out.CanonicalURL += "/" + out.Pathname
+		}
+		out.APIToken, err = a.signSiteToken(secret, out)
+		return err
+	})
+	return out, err
+}
+
+func cmpErr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
+}
+
+// publishedTo reports whether a site is open to an anonymous reader with
+// shareKey: published, and public, unlisted, or share-link with an active
+// key. visitor-auth sites are not served through this API yet.
+func publishedTo(ctx context.Context, tx *store.Tx, s *folio.Site, shareKey string) (bool, error) {
+	if !s.Published {
+		return false, nil
+	}
+	switch s.Visibility {
+	case "public", "unlisted":
+		return true, nil
+	case folio.VisibilityShareLink:
+		if shareKey == "" {
+			return false, nil
+		}
+		return store.ActiveShareLink(ctx, tx, s.ID, shareKey)
+	}
+	return false, nil
+}
+
+// lookup walks the rest of a URL's path inside a site: a redirect source,
+// then the section path, the site-space path and the page path.
+func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath, rest string) (*URLLookup, error) {
+	if rest != "" {
+		r, err := store.RedirectBySource(ctx, tx, s.ID, rest)
+		if err == nil {
+			rr := &ResolvedRedirect{Redirect: r, Site: &folio.SiteView{Site: *s}}
+			if r.Destination.SiteSpaceID != "" {
+				if rr.SiteSpace, err = store.GetSiteSpace(ctx, tx, s.ID, r.Destination.SiteSpaceID); err != nil {
+					return nil, err
+				}
+			}
+			return &URLLookup{Site: s, Redirect: rr}, nil
+		}
+		if !folio.IsNotFound(err) {
+			return nil, err
+		}
+	}
+	t, err := loadTree(ctx, tx, s)
+	if err != nil {
+		return nil, err
+	}
+	segs := strings.Split(strings.Trim(rest, "/"), "/")
+	if segs[0] == "" {
+		segs = nil
+	}
+	out := &URLLookup{Site: s, SiteBasePath: sitePath, BasePath: sitePath}
+	section := folio.ID("")
+	if len(t.sections) > 0 {
+		var def, match *folio.SiteSection
+		for _, sec := range t.sections {
+			if sec.Default {
+				def = sec
+			}
+			if len(segs) > 0 && !sec.Default && sec.Path == segs[0] {
+				match = sec
+			}
+		}
+		if match != nil {
+			segs = segs[1:]
+			out.BasePath += "/" + url.PathEscape(match.Path)
+		} else {
+			match = def
+		}
+		if match == nil {
+			return nil, errURLNotFound
+		}
+		section, out.SiteSection = match.ID, match.ID
+	}
+	var def, ss *folio.SiteSpace
+	for _, x := range t.spacesIn(section) {
+		if x.Default {
+			def = x
+		}
+		if len(segs) > 0 && !x.Default && x.Path == segs[0] {
+			ss = x
+		}
+	}
+	if ss != nil {
+		segs = segs[1:]
+		out.BasePath += "/" + url.PathEscape(ss.Path)
+	} else {
+		ss = def
+	}
+	if ss == nil {
+		return nil, errURLNotFound
+	}
+	out.SiteSpace, out.Space = ss.ID, ss.SpaceID
+	out.SiteBasePath = sitePath
+	out.Complete = true
+	for _, x := range t.spaces {
+		out.spaces = append(out.spaces, x.SpaceID)
+	}
+	if len(segs) > 0 {
+		out.Pathname = strings.Join(segs, "/")
+		sp, err := store.GetSpace(ctx, tx, ss.SpaceID)
+		if err != nil {
+			return nil, err
+		}
+		c, err := a.contentOf(ctx, tx, &folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}, "")
+		if err != nil {
+			return nil, err
+		}
+		p, err := url.PathUnescape(out.Pathname)
+		if err != nil {
+			return nil, errURLNotFound
+		}
+		if _, err := content.FindByPath(c.Tree, p); err != nil {
+			return nil, errURLNotFound
+		}
+	}
+	return out, nil
+}
+
+// signSiteToken issues the site API token of a lookup.
+func (a *App) signSiteToken(secret string, l *URLLookup) (string, error) {
+	now := a.clock.Now()
+	c := siteTokenClaims{Kind: "site", Organization: l.Site.OrganizationID, Site: l.Site.ID, SiteSection: l.SiteSection,
+		SiteSpace: l.SiteSpace, Space: l.Space, Spaces: l.spaces,
+		RegisteredClaims: jwt.RegisteredClaims{IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(SiteTokenTTL))}}
+	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString([]byte(secret))
+	if err != nil {
+		return "", fmt.Errorf("sign site token: %w", err)
+	}
+	return s, nil
+}
+
+// LooksLikeSiteToken reports whether a bearer token is a JWT rather than
+// a Folio API token.
+func LooksLikeSiteToken(s string) bool {
+	return strings.Count(s, ".") == 2 && strings.HasPrefix(s, "eyJ")
+}
+
+// AuthenticateSiteToken verifies a site API token (signature, HS256 only,
+// exp, kind) and returns its caller: no user, only the site grant.
+func (a *App) AuthenticateSiteToken(ctx context.Context, tok string) (folio.Caller, error) {
+	secret, err := a.secret(ctx, siteTokenSecret)
+	if err != nil {
+		return folio.Caller{}, err
+	}
+	var c siteTokenClaims
+	_, err = jwt.ParseWithClaims(tok, &c, func(*jwt.Token) (any, error) { return []byte(secret), nil },
+		jwt.WithValidMethods([]string{"HS256"}), jwt.WithExpirationRequired(), jwt.WithTimeFunc(a.clock.Now))
+	if err != nil || c.Kind != "site" || c.Site == "" || c.Organization == "" {
+		return folio.Caller{}, errUnauthenticated
+	}
+	return folio.Caller{Site: &folio.SiteGrant{Org: c.Organization, Site: c.Site, SiteSection: c.SiteSection,
+		SiteSpace: c.SiteSpace, Space: c.Space, Spaces: c.Spaces, Claims: c.Claims}}, nil
+}
+
+// grantedSite loads the site of a site caller's grant, still open to
+// anonymous readers (it was published when the token was issued; it may
+// not be any more). Any other site is NotFound.
+func grantedSite(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, siteID folio.ID) (*folio.Site, error) {
+	g := caller.Site
+	if g.Org != orgID || g.Site != siteID {
+		return nil, errSiteNotFound
+	}
+	s, err := store.GetSite(ctx, tx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	if !s.Published || s.Visibility == "visitor-auth" {
+		return nil, errSiteNotFound
+	}
+	return s, nil
+}
+
+// grantedSpace loads a space for a site caller: one of the grant's spaces
+// that the site still publishes, shown with the read role; NotFound
+// otherwise.
+func grantedSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID) (*folio.SpaceView, *contentAccess, error) {
+	if !caller.Site.MaySpace(id) {
+		return nil, nil, errSpaceNotFound
+	}
+	s, err := grantedSite(ctx, tx, caller, caller.Site.Org, caller.Site.Site)
+	if err != nil {
+		return nil, nil, errSpaceNotFound
+	}
+	sss, err := store.ListSiteSpaces(ctx, tx, s.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, ss := range sss {
+		if ss.SpaceID == id {
+			sp, err := store.GetSpace(ctx, tx, id)
+			if err != nil {
+				return nil, nil, err
+			}
+			if sp.OrganizationID != s.OrganizationID {
+				return nil, nil, errSpaceNotFound
+			}
+			return &folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}, &contentAccess{}, nil
+		}
+	}
+	return nil, nil, errSpaceNotFound
+}
+
+// siteUser loads a user for a site caller: a member of the grant's
+// organization, or NotFound.
+func siteUser(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID, out **folio.User) error {
+	m, err := store.GetMember(ctx, tx, caller.Site.Org, id)
+	if folio.IsNotFound(err) {
+		return folio.Errorf(folio.NotFound, "user not found")
+	}
+	if err != nil {
+		return err
+	}
+	*out = &m.User
+	return nil
+}

@@ -1,0 +1,77 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/wire"
+)
+
+// siteRoutes are the only routes a site API token may call: the reads of
+// a site's published content that GitBook's renderer makes. Anything else
+// is refused before its handler runs (default deny); the app checks the
+// token's site and spaces on each of these.
+var siteRoutes = map[string]bool{
+	"GET /v1/orgs/{organizationId}/sites/{siteId}/published":             true,
+	"GET /v1/orgs/{organizationId}/sites/{siteId}/redirect":              true,
+	"GET /v1/spaces/{spaceId}":                                           true,
+	"GET /v1/spaces/{spaceId}/content":                                   true,
+	"GET /v1/spaces/{spaceId}/content/pages":                             true,
+	"GET /v1/spaces/{spaceId}/content/page/{pageId}":                     true,
+	"GET /v1/spaces/{spaceId}/content/path/{pagePath...}":                true,
+	"GET /v1/spaces/{spaceId}/content/files":                             true,
+	"GET /v1/spaces/{spaceId}/content/files/{fileId}":                    true,
+	"GET /v1/spaces/{spaceId}/revisions/{revisionId}":                    true,
+	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages":              true,
+	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}":      true,
+	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/path/{pagePath...}": true,
+	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/files":              true,
+	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}":     true,
+	"GET /v1/users/{userId}":                                             true,
+}
+
+// siteRouteAllowed refuses a site API token on any route outside siteRoutes.
+func siteRouteAllowed(c folio.Caller, r *http.Request) error {
+	if c.Site == nil || siteRoutes[r.Pattern] {
+		return nil
+	}
+	return folio.Errorf(folio.Forbidden, "a site API token only reads the published content of its site")
+}
+
+// resolvePublishedContentByURL answers POST /v1/urls/published.
+func (s *Server) resolvePublishedContentByURL(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		URL             string `json:"url"`
+		RedirectOnError bool   `json:"redirectOnError"`
+		Visitor         *struct {
+			JWTToken       string         `json:"jwtToken"`
+			UnsignedClaims map[string]any `json:"unsignedClaims"`
+		} `json:"visitor"`
+	}
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	if in.URL == "" {
+		return folio.FieldErrorf("url", "url is required")
+	}
+	l, err := s.app.ResolvePublishedURL(r.Context(), in.URL)
+	if err != nil {
+		return err
+	}
+	if rr := l.Redirect; rr != nil {
+		target := s.urls.SitePublished(&rr.Site.Site)
+		if rr.SiteSpace != nil {
+			target = s.urls.SiteSpacePublished(&rr.Site.Site, rr.SiteSpace)
+		}
+		if id := rr.Redirect.Destination.PageID; id != "" {
+			target += "/~/page/" + id
+		}
+		writeJSON(w, http.StatusOK, wire.PublishedRedirect{Target: "content", Redirect: target})
+		return nil
+	}
+	writeJSON(w, http.StatusOK, wire.PublishedSiteContent{Site: l.Site.ID, SiteSection: l.SiteSection,
+		SiteSpace: l.SiteSpace, Space: l.Space, Pathname: l.Pathname, BasePath: l.BasePath,
+		SiteBasePath: l.SiteBasePath, APIToken: l.APIToken, Organization: l.Site.OrganizationID,
+		ShareKey: l.ShareKey, Complete: l.Complete, CanonicalURL: l.CanonicalURL})
+	return nil
+}
