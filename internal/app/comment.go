@@ -422,6 +422,15 @@ func (a *App) PostReply(ctx context.Context, caller folio.Caller, scope CommentS
 	return v, err
 }
 
+// reply loads a reply of a comment of the scope: NotFound names the
+// comment when it is gone, the reply otherwise.
+func reply(ctx context.Context, tx *store.Tx, scope CommentScope, commentID, id folio.ID) (*folio.Comment, error) {
+	if _, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", commentID); err != nil {
+		return nil, err
+	}
+	return store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, commentID, id)
+}
+
 // GetReply returns one reply of a comment.
 func (a *App) GetReply(ctx context.Context, caller folio.Caller, scope CommentScope, commentID, id folio.ID, format string) (v *folio.CommentView, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
@@ -430,10 +439,7 @@ func (a *App) GetReply(ctx context.Context, caller folio.Caller, scope CommentSc
 			return err
 		}
 		scope = th.scope
-		if _, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", commentID); err != nil {
-			return err
-		}
-		r, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, commentID, id)
+		r, err := reply(ctx, tx, scope, commentID, id)
 		if err != nil {
 			return err
 		}
@@ -452,10 +458,7 @@ func (a *App) UpdateReply(ctx context.Context, caller folio.Caller, scope Commen
 			return err
 		}
 		scope = th.scope
-		if _, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, "", commentID); err != nil {
-			return err
-		}
-		r, err := store.GetComment(ctx, tx, scope.Space, scope.ChangeRequest, commentID, id)
+		r, err := reply(ctx, tx, scope, commentID, id)
 		if err != nil {
 			return err
 		}
