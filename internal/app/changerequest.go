@@ -207,6 +207,33 @@ func (a *App) ListOrganizationChangeRequests(ctx context.Context, caller folio.C
 // UpdateChangeRequest changes a change request's subject, description or
 // status (folio.ChangeRequestTransition). Editors of the space only.
 func (a *App) UpdateChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string, u ChangeRequestUpdate) (v *ChangeRequestView, err error) {
+	desc, err := u.prepare()
+	if err != nil {
+		return nil, err
+	}
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		if err := require(sv.Permissions().Edit, "you cannot edit this space's change requests"); err != nil {
+			return err
+		}
+		if err := u.apply(ctx, tx, cr, desc); err != nil {
+			return err
+		}
+		if sv, _, err = space(ctx, tx, caller, spaceID); err != nil {
+			return err
+		}
+		v, err = a.viewChangeRequest(ctx, tx, userCache{}, sv, cr)
+		return err
+	})
+	return v, err
+}
+
+// prepare checks an update's values and returns its description encoded
+// (nil when it has none).
+func (u *ChangeRequestUpdate) prepare() (desc json.RawMessage, err error) {
 	if u.Subject.Set {
 		if u.Subject.Null {
 			return nil, folio.FieldErrorf("subject", "subject cannot be null")
@@ -220,7 +247,6 @@ func (a *App) UpdateChangeRequest(ctx context.Context, caller folio.Caller, spac
 			return nil, folio.FieldErrorf("status", "status must be one of draft, open or archived")
 		}
 	}
-	var desc json.RawMessage
 	if u.Description.Present() && u.Description.Value != nil {
 		d := u.Description.Value
 		if err := d.Validate("description"); err != nil {
@@ -231,36 +257,25 @@ func (a *App) UpdateChangeRequest(ctx context.Context, caller folio.Caller, spac
 			return nil, err
 		}
 	}
-	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
-		if err != nil {
+	return desc, nil
+}
+
+// apply makes a prepared update to a change request, in the caller's
+// transaction.
+func (u *ChangeRequestUpdate) apply(ctx context.Context, tx *store.Tx, cr *folio.ChangeRequest, desc json.RawMessage) error {
+	if u.Status.Set {
+		if err := folio.ChangeRequestTransition(cr.Status, u.Status.Value); err != nil {
 			return err
 		}
-		if err := require(sv.Permissions().Edit, "you cannot edit this space's change requests"); err != nil {
-			return err
-		}
-		if u.Status.Set {
-			if err := folio.ChangeRequestTransition(cr.Status, u.Status.Value); err != nil {
-				return err
-			}
-			cr.Status = u.Status.Value
-		}
-		if u.Subject.Set {
-			cr.Subject = u.Subject.Value
-		}
-		if u.Description.Set {
-			cr.Description = desc // null clears it
-		}
-		if err := store.UpdateChangeRequest(ctx, tx, cr); err != nil {
-			return err
-		}
-		if sv, _, err = space(ctx, tx, caller, spaceID); err != nil {
-			return err
-		}
-		v, err = a.viewChangeRequest(ctx, tx, userCache{}, sv, cr)
-		return err
-	})
-	return v, err
+		cr.Status = u.Status.Value
+	}
+	if u.Subject.Set {
+		cr.Subject = u.Subject.Value
+	}
+	if u.Description.Set {
+		cr.Description = desc // null clears it
+	}
+	return store.UpdateChangeRequest(ctx, tx, cr)
 }
 
 // ContributorView is a contributor with their user.

@@ -105,7 +105,7 @@ func documentMarkdown(doc *content.Document, field string) (string, error) {
 	}
 	b, err := markdown.FromDocument(doc, nil)
 	if err != nil {
-		return "", err
+		return "", folio.FieldErrorf(field, "%s cannot be written as Markdown", field)
 	}
 	md := string(b)
 	if err := folio.ValidateMarkdown(field, md); err != nil {

@@ -232,10 +232,12 @@ func (a *App) RequestReviewers(ctx context.Context, caller folio.Caller, spaceID
 	if len(in.Users) > folio.MaxLimit {
 		return nil, folio.FieldErrorf("users", "users can name at most %d users", folio.MaxLimit)
 	}
-	if in.Subject.Set || in.Description.Set {
-		if _, err := a.UpdateChangeRequest(ctx, caller, spaceID, ref, ChangeRequestUpdate{Subject: in.Subject, Description: in.Description}); err != nil {
-			return nil, err
-		}
+	// The subject and description change in the same transaction as the
+	// requests, so that a refused request changes nothing.
+	update := ChangeRequestUpdate{Subject: in.Subject, Description: in.Description}
+	desc, err := update.prepare()
+	if err != nil {
+		return nil, err
 	}
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
 		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
@@ -254,6 +256,11 @@ func (a *App) RequestReviewers(ctx context.Context, caller folio.Caller, spaceID
 		}
 		if len(missing) > 0 {
 			return folio.FieldErrorf("users", "users: %s is not a member of the organization", missing[0])
+		}
+		if in.Subject.Set || in.Description.Set {
+			if err := update.apply(ctx, tx, cr, desc); err != nil {
+				return err
+			}
 		}
 		users := userCache{}
 		seen := map[folio.ID]bool{}
