@@ -224,14 +224,16 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 	} else {
 		ss = def
 	}
-	if ss == nil {
+	if ss == nil || !openToAll(ss, t.section(ss.SectionID)) {
 		return nil, errURLNotFound
 	}
 	out.SiteSpace, out.Space = ss.ID, ss.SpaceID
 	out.SiteBasePath = sitePath
 	out.Complete = true
 	for _, x := range t.spaces {
-		out.spaces = append(out.spaces, x.SpaceID)
+		if openToAll(x, t.section(x.SectionID)) {
+			out.spaces = append(out.spaces, x.SpaceID)
+		}
 	}
 	if len(segs) > 0 {
 		out.Pathname = strings.Join(segs, "/")
@@ -316,15 +318,26 @@ func grantedSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, id fol
 		return nil, nil, errSpaceNotFound
 	}
 	s, err := grantedSite(ctx, tx, caller, caller.Site.Org, caller.Site.Site)
-	if err != nil {
+	if folio.IsNotFound(err) {
 		return nil, nil, errSpaceNotFound
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	sss, err := store.ListSiteSpaces(ctx, tx, s.ID)
 	if err != nil {
 		return nil, nil, err
 	}
+	secs, err := store.ListSiteSections(ctx, tx, s.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	sections := make(map[folio.ID]*folio.SiteSection, len(secs))
+	for i := range secs {
+		sections[secs[i].ID] = &secs[i]
+	}
 	for _, ss := range sss {
-		if ss.SpaceID == id {
+		if ss.SpaceID == id && openToAll(&ss, sections[ss.SectionID]) {
 			sp, err := store.GetSpace(ctx, tx, id)
 			if err != nil {
 				return nil, nil, err
@@ -338,8 +351,16 @@ func grantedSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, id fol
 	return nil, nil, errSpaceNotFound
 }
 
+// openToAll reports whether a site space is shown to every visitor:
+// neither it nor its section (nil when none) has a condition. Visitor
+// claims are not evaluated yet, so conditioned content stays closed to
+// site tokens, as the reader keeps it out.
+func openToAll(ss *folio.SiteSpace, sec *folio.SiteSection) bool {
+	return ss.Condition == "" && (sec == nil || sec.Condition == "")
+}
+
 // siteUser loads a user for a site caller: a member of the grant's
-// organization, or NotFound.
+// organization, or NotFound. The email is not part of what a site shows.
 func siteUser(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID, out **folio.User) error {
 	m, err := store.GetMember(ctx, tx, caller.Site.Org, id)
 	if folio.IsNotFound(err) {
@@ -348,6 +369,8 @@ func siteUser(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.I
 	if err != nil {
 		return err
 	}
-	*out = &m.User
+	u := m.User
+	u.Email = "" // site tokens are handed to anonymous readers
+	*out = &u
 	return nil
 }
