@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -250,5 +251,26 @@ func TestImportedNULAndInvalidUTF8AreReplaced(t *testing.T) {
 		if len(hits.Items) != 2 {
 			t.Fatalf("search found %d pages", len(hits.Items))
 		}
+	})
+}
+
+// TestBodyDeadlineEndsWithTheBody: a request whose body arrived in time
+// may work longer than the body timeout (here an import whose source
+// answers after it) without its context being cancelled. net/http lifts
+// the read deadline when it starts watching the connection after the body,
+// which this test holds it to.
+func TestBodyDeadlineEndsWithTheBody(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{BodyTimeout: 200 * time.Millisecond}, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		space := newSpace(t, s, admin, org, "Slow")
+		remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(700 * time.Millisecond)
+			w.Write([]byte("# Late\n\nWorth the wait.\n"))
+		}))
+		defer remote.Close()
+		var res struct{ Revision string }
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"source": "markdown", "url": remote.URL + "/late.md"}).
+			WantStatus(t, 201).JSON(t, &res)
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+res.Revision, nil).WantStatus(t, 200)
 	})
 }
