@@ -274,3 +274,27 @@ func TestBodyDeadlineEndsWithTheBody(t *testing.T) {
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+res.Revision, nil).WantStatus(t, 200)
 	})
 }
+
+// TestOversizedSAMLFormAnswers413: the assertion consumer service reads a
+// form, not JSON, and still answers a body over the limit with 413.
+func TestOversizedSAMLFormAnswers413(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{MaxBody: 1024}, func(t *testing.T, s *apitest.Server) {
+		org, _ := s.Org(t)
+		body := []byte("SAMLResponse=" + strings.Repeat("a", 4096))
+		req, err := http.NewRequest("POST", s.URL+"/v1/orgs/"+org+"/saml/abc/acs", strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.ContentLength = -1 // chunked: the limit is met while reading
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		got, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 413 || !strings.Contains(string(got), `"code":413`) {
+			t.Fatalf("status %d: %s", res.StatusCode, got)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"html/template"
 	"net/http"
 	"strings"
@@ -132,7 +133,11 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
 	if err := r.ParseForm(); err != nil {
-		if isTimeout(err) {
+		var maxErr *http.MaxBytesError
+		switch {
+		case errors.As(err, &maxErr):
+			return errTooLarge(maxErr.Limit)
+		case isTimeout(err):
 			return errBodyTimeout
 		}
 		return folio.Errorf(folio.Invalid, "the form could not be read")
