@@ -152,7 +152,7 @@ func GetMember(ctx context.Context, t *Tx, orgID, userID folio.ID) (*folio.Membe
 // for the members with a role and one grouped query for the guests,
 // however many members there are.
 func fillMemberSpaces(ctx context.Context, t *Tx, orgID folio.ID, ms []*folio.MemberView) error {
-	var guests []any
+	var guests []folio.ID
 	withRole := false
 	for _, m := range ms {
 		if m.Role == folio.RoleGuest {
@@ -170,14 +170,14 @@ func fillMemberSpaces(ctx context.Context, t *Tx, orgID folio.ID, ms []*folio.Me
 	}
 	var granted map[folio.ID]int
 	if len(guests) > 0 {
-		in := placeholders(len(guests))
+		in, inArgs := inList(t, guests)
 		seed := `SELECT g.principal_id, g.target_id FROM content_grants g
-			WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.principal_id IN (` + in + `)
+			WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.principal_id IN ` + in + `
 			UNION
 			SELECT tm.user_id, g.target_id FROM team_members tm JOIN content_grants g
 				ON g.organization_id = tm.organization_id AND g.principal_kind = 'team' AND g.principal_id = tm.team_id
-			WHERE tm.organization_id = ? AND tm.user_id IN (` + in + `)`
-		args := append(append(append([]any{orgID}, guests...), orgID), guests...)
+			WHERE tm.organization_id = ? AND tm.user_id IN ` + in
+		args := append(append(append([]any{orgID}, inArgs...), orgID), inArgs...)
 		var err error
 		if granted, err = grantedSpaceCounts(ctx, t, len(guests) > 1, seed, args); err != nil {
 			return wrap(err, "count member spaces")

@@ -88,13 +88,14 @@ func fillTeamSpaces(ctx context.Context, t *Tx, orgID folio.ID, ts []*folio.Team
 	if len(ts) == 0 {
 		return nil
 	}
-	ids := make([]any, len(ts))
+	ids := make([]folio.ID, len(ts))
 	for i, v := range ts {
 		ids[i] = v.ID
 	}
+	in, inArgs := inList(t, ids)
 	seed := `SELECT g.principal_id, g.target_id FROM content_grants g
-		WHERE g.organization_id = ? AND g.principal_kind = 'team' AND g.principal_id IN (` + placeholders(len(ids)) + `)`
-	n, err := grantedSpaceCounts(ctx, t, len(ids) > 1, seed, append([]any{orgID}, ids...))
+		WHERE g.organization_id = ? AND g.principal_kind = 'team' AND g.principal_id IN ` + in
+	n, err := grantedSpaceCounts(ctx, t, len(ids) > 1, seed, append([]any{orgID}, inArgs...))
 	if err != nil {
 		return wrap(err, "count team spaces")
 	}
