@@ -66,6 +66,7 @@ type SiteGrant struct {
 	Org, Site, SiteSection, SiteSpace, Space ID
 	Spaces                                   []ID
 	Claims                                   map[string]any
+	ShareKey                                 string // the share key it was issued with, re-checked on every call
 }
 
 // MaySpace reports whether the grant covers a space.

@@ -34,6 +34,10 @@ type siteTokenClaims struct {
 	Space        string         `json:"space"`
 	Spaces       []string       `json:"spaces"`
 	Claims       map[string]any `json:"claims,omitempty"`
+	// ShareKey is the share key the token was issued for (share-link
+	// sites; the lookup answers it anyway): every call checks it is still
+	// active, so revoking it closes the token at once.
+	ShareKey string `json:"shareKey,omitempty"`
 }
 
 // URLLookup answers resolvePublishedContentByUrl: the content at a URL,
@@ -260,7 +264,7 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 func (a *App) signSiteToken(secret string, l *URLLookup) (string, error) {
 	now := a.clock.Now()
 	c := siteTokenClaims{Kind: "site", Organization: l.Site.OrganizationID, Site: l.Site.ID, SiteSection: l.SiteSection,
-		SiteSpace: l.SiteSpace, Space: l.Space, Spaces: l.spaces,
+		SiteSpace: l.SiteSpace, Space: l.Space, Spaces: l.spaces, ShareKey: l.ShareKey,
 		RegisteredClaims: jwt.RegisteredClaims{IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(SiteTokenTTL))}}
 	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString([]byte(secret))
 	if err != nil {
@@ -289,7 +293,7 @@ func (a *App) AuthenticateSiteToken(ctx context.Context, tok string) (folio.Call
 		return folio.Caller{}, errUnauthenticated
 	}
 	return folio.Caller{Site: &folio.SiteGrant{Org: c.Organization, Site: c.Site, SiteSection: c.SiteSection,
-		SiteSpace: c.SiteSpace, Space: c.Space, Spaces: c.Spaces, Claims: c.Claims}}, nil
+		SiteSpace: c.SiteSpace, Space: c.Space, Spaces: c.Spaces, Claims: c.Claims, ShareKey: c.ShareKey}}, nil
 }
 
 // grantedSite loads the site of a site caller's grant, still open to
@@ -304,7 +308,12 @@ func grantedSite(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, 
 	if err != nil {
 		return nil, err
 	}
-	if !s.Published || s.Visibility == "visitor-auth" {
+	// Open now as when the token was issued: still published, same
+	// visibility rules, its share key still active.
+	if ok, err := publishedTo(ctx, tx, s, g.ShareKey); err != nil || !ok {
+		if err != nil {
+			return nil, err
+		}
 		return nil, errSiteNotFound
 	}
 	return s, nil

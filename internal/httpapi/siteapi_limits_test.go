@@ -46,3 +46,28 @@ func TestSiteTokenShowsNoEmailAndNoConditionedSpace(t *testing.T) {
 		}
 	})
 }
+
+// TestSiteTokenClosesWithItsShareKey: a token issued through a share link
+// stops reading the moment the link is deleted, or the site leaves
+// share-link visibility, not when the token expires.
+func TestSiteTokenClosesWithItsShareKey(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		guide := newSpace(t, s, admin, org, "Guide")
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{guide}, "visibility": "share-link"})
+		base := "/v1/orgs/" + org + "/sites/" + st.ID
+		s.Do(t, admin, "POST", base+"/publish", nil).WantStatus(t, 200)
+		var link struct {
+			ID   string
+			URLs struct{ Published string }
+		}
+		s.Do(t, admin, "POST", base+"/share-links", map[string]any{"name": "x"}).WantStatus(t, 201).JSON(t, &link)
+		key := link.URLs.Published[strings.Index(link.URLs.Published, "shareKey=")+len("shareKey="):]
+		tok := lookupURL(t, s, "https://folio.test/sites/"+st.ID+"?shareKey="+key, 200).APIToken
+		s.Do(t, tok, "GET", "/v1/spaces/"+guide, nil).WantStatus(t, 200)
+		s.Do(t, admin, "DELETE", base+"/share-links/"+link.ID, nil)
+		s.Do(t, tok, "GET", "/v1/spaces/"+guide, nil).WantStatus(t, 404)
+		s.Do(t, tok, "GET", base+"/published", nil).WantStatus(t, 404)
+	})
+}
