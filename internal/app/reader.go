@@ -26,27 +26,24 @@ func (a *App) ReaderSite(ctx context.Context, id folio.ID, hostname, shareKey st
 		} else {
 			s, err = store.SiteByHostname(ctx, tx, hostname)
 		}
-		if folio.IsNotFound(err) || (err == nil && !s.Published) {
+		if folio.IsNotFound(err) {
 			return errSiteNotFound
 		}
 		if err != nil {
 			return err
 		}
-		switch s.Visibility {
-		case "public", "unlisted":
-		case folio.VisibilityShareLink:
-			ok := false
-			if shareKey != "" {
-				if ok, err = store.ActiveShareLink(ctx, tx, s.ID, shareKey); err != nil {
-					return err
-				}
-			}
-			if !ok {
-				return errSiteNotFound
-			}
-		case "visitor-auth":
+		// A site with its own hostname (or behind a proxy) is served there
+		// only, as its urls.published and the site content API say.
+		if id != "" && (s.Hostname != "" || s.ProxyOrigin != "") {
+			return errSiteNotFound
+		}
+		if s.Published && s.Visibility == "visitor-auth" {
 			return ErrVisitorAuth
-		default:
+		}
+		if ok, err := publishedTo(ctx, tx, s, shareKey); err != nil || !ok {
+			if err != nil {
+				return err
+			}
 			return errSiteNotFound
 		}
 		v := &folio.SiteView{Site: *s}

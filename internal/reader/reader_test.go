@@ -184,6 +184,8 @@ func TestRoutingByHost(t *testing.T) {
 		get(t, s, nil, "docs.example.com:8080", "/guide/welcome").want(t, 200, "<h1>Welcome</h1>")
 		get(t, s, nil, "docs.example.com", "/").want(t, 404)
 		get(t, s, nil, "docs.example.com", "/guidebook").want(t, 404)
+		// A site with its own hostname is served there only.
+		get(t, s, nil, "", "/sites/"+f.site+"/").want(t, 404)
 		get(t, s, nil, "other.example.com", "/guide/").want(t, 404)
 		if p := get(t, s, nil, "other.example.com", "/guide/"); strings.Contains(p.body, "<html") {
 			t.Fatalf("an unknown host got a reader page:\n%s", p.body)
