@@ -186,18 +186,21 @@ func (a *App) ListOrganizationChangeRequests(ctx context.Context, caller folio.C
 		if err != nil {
 			return err
 		}
-		spaces := map[folio.ID]*folio.SpaceView{}
+		// The page's spaces in one query, not one per change request.
+		ids := make([]folio.ID, 0, len(crs.Items))
+		for _, cr := range crs.Items {
+			ids = append(ids, cr.SpaceID)
+		}
+		spaces, err := store.GetSpaces(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
 		l, err = a.viewChangeRequests(ctx, tx, crs, func(id folio.ID) (*folio.SpaceView, error) {
-			if sv, ok := spaces[id]; ok {
-				return sv, nil
+			s, ok := spaces[id]
+			if !ok {
+				return nil, errSpaceNotFound
 			}
-			s, err := store.GetSpace(ctx, tx, id)
-			if err != nil {
-				return nil, err
-			}
-			sv := &folio.SpaceView{Space: *s, CallerRole: ca.spaceRole(s)}
-			spaces[id] = sv
-			return sv, nil
+			return &folio.SpaceView{Space: *s, CallerRole: ca.spaceRole(s)}, nil
 		})
 		return err
 	})
