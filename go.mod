@@ -18,10 +18,19 @@ require (
 
 require (
 	github.com/alecthomas/chroma/v2 v2.27.0
+	github.com/chromedp/chromedp v0.14.2
 	github.com/expr-lang/expr v1.17.8
 )
 
-require github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+require (
+	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327 // indirect
+	github.com/chromedp/sysutil v1.1.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/gobwas/httphead v0.1.0 // indirect
+	github.com/gobwas/pool v0.2.1 // indirect
+	github.com/gobwas/ws v1.4.0 // indirect
+)
 
 require (
 	github.com/aws/aws-sdk-go-v2 v1.46.0 // indirect
