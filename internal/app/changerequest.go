@@ -35,7 +35,7 @@ type ChangeRequestUpdate struct {
 type userCache map[folio.ID]*folio.User
 
 func (c userCache) get(ctx context.Context, tx *store.Tx, id folio.ID) (*folio.User, error) {
-	if u, ok := c[id]; ok {
+	if u := c[id]; u != nil {
 		return u, nil
 	}
 	u, err := store.GetUser(ctx, tx, id)
@@ -48,6 +48,34 @@ func (c userCache) get(ctx context.Context, tx *store.Tx, id folio.ID) (*folio.U
 	}
 	c[id] = u
 	return u, nil
+}
+
+// load fetches, in one query, every user of ids not yet in the cache, so
+// that a list's views cost one query and not one per item. Users that no
+// longer exist are cached as deleted users, as get does.
+func (c userCache) load(ctx context.Context, tx *store.Tx, ids []folio.ID) error {
+	var missing []folio.ID
+	for _, id := range ids {
+		if _, ok := c[id]; !ok && id != "" {
+			missing = append(missing, id)
+			c[id] = nil // marks the id as requested once
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	found, err := store.GetUsers(ctx, tx, missing)
+	if err != nil {
+		return err
+	}
+	for _, id := range missing {
+		if u := found[id]; u != nil {
+			c[id] = u
+		} else {
+			c[id] = &folio.User{ID: id, DisplayName: "Deleted user"}
+		}
+	}
+	return nil
 }
 
 // changeRequest loads a change request of a space the caller may view, by
@@ -150,6 +178,13 @@ func (a *App) viewChangeRequests(ctx context.Context, tx *store.Tx, crs folio.Li
 	spaceOf func(folio.ID) (*folio.SpaceView, error)) (folio.List[ChangeRequestView], error) {
 	l := folio.List[ChangeRequestView]{Count: crs.Count, Next: crs.Next, Items: make([]ChangeRequestView, 0, len(crs.Items))}
 	users := userCache{}
+	ids := make([]folio.ID, len(crs.Items))
+	for i := range crs.Items {
+		ids[i] = crs.Items[i].CreatedBy
+	}
+	if err := users.load(ctx, tx, ids); err != nil {
+		return l, err
+	}
 	for i := range crs.Items {
 		sv, err := spaceOf(crs.Items[i].SpaceID)
 		if err != nil {
@@ -299,6 +334,13 @@ func (a *App) ListContributors(ctx context.Context, caller folio.Caller, spaceID
 			return err
 		}
 		users := userCache{}
+		ids := make([]folio.ID, len(cs))
+		for i, c := range cs {
+			ids[i] = c.UserID
+		}
+		if err := users.load(ctx, tx, ids); err != nil {
+			return err
+		}
 		out = make([]ContributorView, 0, len(cs))
 		for _, c := range cs {
 			u, err := users.get(ctx, tx, c.UserID)

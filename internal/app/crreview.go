@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
@@ -57,21 +58,21 @@ func reviewState(ctx context.Context, tx *store.Tx, cr *folio.ChangeRequest) ([]
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// One pass from the newest review back: a review is outdated when its
+	// head is not the change request's, when a later review by the same
+	// reviewer supersedes it, or when its reviewer was asked again since.
+	lastAsked := make(map[folio.ID]time.Time, len(requests))
+	for _, q := range requests {
+		if q.CreatedAt.After(lastAsked[q.UserID]) {
+			lastAsked[q.UserID] = q.CreatedAt
+		}
+	}
 	outdated := make([]bool, len(reviews))
-	for i, r := range reviews {
-		outdated[i] = r.Revision != cr.Revision
-		// Reviews are oldest first: any later one by the same reviewer
-		// supersedes this one.
-		for _, later := range reviews[i+1:] {
-			if later.ReviewerID == r.ReviewerID {
-				outdated[i] = true
-			}
-		}
-		for _, q := range requests {
-			if q.UserID == r.ReviewerID && q.CreatedAt.After(r.CreatedAt) {
-				outdated[i] = true
-			}
-		}
+	superseded := make(map[folio.ID]bool, len(reviews))
+	for i := len(reviews) - 1; i >= 0; i-- {
+		r := &reviews[i]
+		outdated[i] = r.Revision != cr.Revision || superseded[r.ReviewerID] || lastAsked[r.ReviewerID].After(r.CreatedAt)
+		superseded[r.ReviewerID] = true
 	}
 	return reviews, outdated, requests, nil
 }
@@ -192,7 +193,6 @@ func viewReview(ctx context.Context, tx *store.Tx, users userCache, r *folio.Rev
 // ListReviews lists a change request's reviews, oldest first; outdated,
 // when set, keeps only the reviews that are (or are not) outdated.
 func (a *App) ListReviews(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string, outdated *bool, opts folio.ListOptions) (l folio.List[ReviewView], err error) {
-	var out []ReviewView
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
 		if err != nil {
@@ -202,20 +202,37 @@ func (a *App) ListReviews(ctx context.Context, caller folio.Caller, spaceID foli
 		if err != nil {
 			return err
 		}
-		users := userCache{}
+		type entry struct {
+			r        *folio.Review
+			outdated bool
+		}
+		var kept []entry
 		for i := range reviews {
-			if outdated != nil && old[i] != *outdated {
-				continue
+			if outdated == nil || old[i] == *outdated {
+				kept = append(kept, entry{&reviews[i], old[i]})
 			}
-			v, err := viewReview(ctx, tx, users, &reviews[i], old[i])
+		}
+		// Only the page's reviews are viewed: their users in one query,
+		// then their comments.
+		pg, err := paginate(kept, opts)
+		if err != nil {
+			return err
+		}
+		users := userCache{}
+		ids := make([]folio.ID, 0, 2*len(pg.Items))
+		for _, e := range pg.Items {
+			ids = append(ids, e.r.ReviewerID, e.r.RequestedBy)
+		}
+		if err := users.load(ctx, tx, ids); err != nil {
+			return err
+		}
+		l = folio.List[ReviewView]{Count: pg.Count, Next: pg.Next, Items: make([]ReviewView, 0, len(pg.Items))}
+		for _, e := range pg.Items {
+			v, err := viewReview(ctx, tx, users, e.r, e.outdated)
 			if err != nil {
 				return err
 			}
-			out = append(out, *v)
-		}
-		// Only the page's reviews need their comments.
-		if l, err = paginate(out, opts); err != nil {
-			return err
+			l.Items = append(l.Items, *v)
 		}
 		return a.attachReviewComments(ctx, tx, caller, reviewThread(sv, cr), l.Items)
 	})
@@ -310,6 +327,13 @@ func (a *App) ListRequestedReviewers(ctx context.Context, caller folio.Caller, s
 			return err
 		}
 		users := userCache{}
+		ids := make([]folio.ID, 0, 2*len(qs))
+		for _, q := range qs {
+			ids = append(ids, q.UserID, q.RequestedBy)
+		}
+		if err := users.load(ctx, tx, ids); err != nil {
+			return err
+		}
 		for i := range qs {
 			v, err := viewRequest(ctx, tx, users, &qs[i])
 			if err != nil {
@@ -381,6 +405,9 @@ func (a *App) checkMergeRules(ctx context.Context, tx *store.Tx, caller folio.Ca
 	}
 	users := userCache{}
 	names := func(ids []folio.ID) (string, error) {
+		if err := users.load(ctx, tx, ids); err != nil {
+			return "", err
+		}
 		var out []string
 		for _, id := range ids {
 			u, err := users.get(ctx, tx, id)

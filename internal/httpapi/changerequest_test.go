@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
@@ -836,6 +837,20 @@ func TestChangeRequestReviewsAndMergeRules(t *testing.T) {
 		s.Do(t, admin, "GET", path+"/reviews?outdated=false", nil).WantStatus(t, 200).JSON(t, &reviews)
 		if reviews.Count != 2 {
 			t.Fatalf("current reviews %+v", reviews)
+		}
+		// Asking a reviewer again outdates their approval; answering
+		// makes it current again.
+		s.Clock.Advance(time.Second)
+		s.Do(t, admin, "POST", path+"/requested-reviewers", map[string]any{"users": []string{rev1.ID}}).WantStatus(t, 200)
+		s.Do(t, admin, "GET", path+"/reviews?outdated=false", nil).WantStatus(t, 200).JSON(t, &reviews)
+		if reviews.Count != 1 || reviews.Items[0].Reviewer.ID != rev2.ID {
+			t.Fatalf("current reviews after asking %s again: %+v", rev1.ID, reviews)
+		}
+		s.Clock.Advance(time.Second)
+		review(tok1, "approved")
+		s.Do(t, admin, "GET", path+"/reviews?outdated=false&limit=1", nil).WantStatus(t, 200).JSON(t, &reviews)
+		if reviews.Count != 2 || len(reviews.Items) != 1 {
+			t.Fatalf("current reviews, first page of one: %+v", reviews)
 		}
 
 		// Refusals.

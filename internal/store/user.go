@@ -44,6 +44,26 @@ func GetUser(ctx context.Context, t *Tx, id folio.ID) (*folio.User, error) {
 	return &u, nil
 }
 
+// GetUsers returns the users with the given ids, by id, in one query;
+// ids that match no user are left out.
+func GetUsers(ctx context.Context, t *Tx, ids []folio.ID) (map[folio.ID]*folio.User, error) {
+	out := make(map[folio.ID]*folio.User, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in, args := inList(t, ids)
+	err := t.once().query(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id IN `+in, args,
+		func(r *sql.Rows) error {
+			var u folio.User
+			if err := scanUser(r, &u); err != nil {
+				return err
+			}
+			out[u.ID] = &u
+			return nil
+		})
+	return out, wrap(err, "get users")
+}
+
 // GetUserVisibleTo returns a user that viewer may see: viewer themself, or a
 // member of an organization where viewer may list members (not a guest),
 // within org when viewer is confined to one. Any other user is NotFound.
