@@ -33,11 +33,14 @@ func pageLinks(spaceID string, p *content.Page, doc *content.Document) []store.L
 }
 
 // headLinks returns the links of a change request's head (of one page when
-// pageID is set): the space's indexed links, which follow its current
-// revision, with the pages that differ in the head read from the head's
-// documents. It also returns the pages the change request changed from its
-// base, whose broken links are the change request's own.
-func (a *App) headLinks(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest, head *Content, pageID string) ([]store.Link, map[string]bool, error) {
+// pageID is set): the space's indexed links given by indexed, which follow
+// its current revision, with the pages that differ in the head read from
+// the head's documents. It also returns the pages the change request
+// changed from its base, whose broken links are the change request's own.
+// indexed may return only some of the space's links (those to one target,
+// say): the caller then filters the head's links the same way.
+func (a *App) headLinks(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest, head *Content, pageID string,
+	indexed func() ([]store.Link, error)) ([]store.Link, map[string]bool, error) {
 	current, err := a.contentOf(ctx, tx, sv, sv.Revision)
 	if err != nil {
 		return nil, nil, err
@@ -63,12 +66,12 @@ func (a *App) headLinks(ctx context.Context, tx *store.Tx, sv *folio.SpaceView, 
 			changedPages = append(changedPages, c.Page)
 		}
 	}
-	indexed, err := store.ListLinks(ctx, tx, sv.ID, pageID)
+	rows, err := indexed()
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []store.Link
-	for _, l := range indexed {
+	for _, l := range rows {
 		if !differs[l.PageID] {
 			out = append(out, l)
 		}
@@ -135,7 +138,8 @@ func (a *App) ChangeRequestLinks(ctx context.Context, caller folio.Caller, space
 				return errPageNotFound
 			}
 		}
-		links, ownPages, err := a.headLinks(ctx, tx, sv, cr, head, pageID)
+		links, ownPages, err := a.headLinks(ctx, tx, sv, cr, head, pageID,
+			func() ([]store.Link, error) { return store.ListLinks(ctx, tx, sv.ID, pageID) })
 		if err != nil {
 			return err
 		}
@@ -219,7 +223,17 @@ func (a *App) ChangeRequestBacklinks(ctx context.Context, caller folio.Caller, s
 		if err != nil {
 			return err
 		}
-		own, _, err := a.headLinks(ctx, tx, sv, cr, head, "")
+		// The space's own indexed links to the target are among others:
+		// only the pages the head changed need reading.
+		own, _, err := a.headLinks(ctx, tx, sv, cr, head, "", func() ([]store.Link, error) {
+			var mine []store.Link
+			for _, ln := range others {
+				if ln.SpaceID == sv.ID {
+					mine = append(mine, ln)
+				}
+			}
+			return mine, nil
+		})
 		if err != nil {
 			return err
 		}
