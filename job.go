@@ -11,7 +11,36 @@ type Job struct {
 	Attempts    int
 	MaxAttempts int
 	LastError   string
+	// Key, when set, is the job's concurrency key: of the jobs sharing a
+	// key, one runs at a time, in run_at order, across every server.
+	Key string
+	// Done is when the job ended (done, failed for good or cancelled).
+	Done *time.Time
+	// Started is when the job was last claimed.
+	Started *time.Time
+	// CancelRequested is when cancellation was asked for.
+	CancelRequested *time.Time
 }
+
+// JobStats describe the queue, for metrics and health checks.
+type JobStats struct {
+	Queued    int           // due or future jobs that have not ended and are not running
+	Running   int           // jobs held by a live lease
+	Failed    int           // jobs that ended in failure (not cancelled)
+	OldestDue time.Duration // how long the oldest due, unclaimed job has waited; 0 when none
+}
+
+// JobSchedule enqueues a job of Kind every Every.
+type JobSchedule struct {
+	Name    string
+	Kind    string
+	Payload string
+	Every   time.Duration
+	NextRun time.Time
+}
+
+// ErrJobCancelled is the last error recorded for a cancelled job.
+const ErrJobCancelled = "cancelled"
 
 // Job kinds.
 const (

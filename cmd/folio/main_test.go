@@ -95,7 +95,7 @@ func startServeEnv(t *testing.T, getenv func(string) string, args ...string) *se
 	pr, pw := io.Pipe()
 	s := &server{out: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	go func() {
-		err := run(ctx, append([]string{"serve", "--log-level", "warn"}, args...), getenv, pw, io.Discard)
+		err := run(ctx, append([]string{"serve", "--log-level", "warn"}, args...), getenv, pw, s.out)
 		pw.Close()
 		s.done <- err
 	}()
@@ -113,8 +113,8 @@ func startServeEnv(t *testing.T, getenv func(string) string, args ...string) *se
 	case s.base = <-ready:
 	case err := <-s.done:
 		t.Fatalf("serve exited early: %v\n%s", err, s.out)
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not start")
+	case <-time.After(90 * time.Second): // a safety net on a loaded machine, not a measure
+		t.Fatalf("serve did not start within 90 s; its output:\n%s", s.out)
 	}
 	t.Cleanup(func() { s.stop(t) })
 	return s
@@ -198,6 +198,17 @@ func TestServeBootstrapsOnceAndKeepsDataAcrossRestarts(t *testing.T) {
 		}
 		if code := get(t, s.base+"/v1/user", token); code != 200 {
 			t.Fatalf("GET /v1/user = %d", code)
+		}
+		// The job runner of a real server is alive.
+		res, err := http.Get(s.base + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var health map[string]string
+		json.NewDecoder(res.Body).Decode(&health)
+		res.Body.Close()
+		if health["jobs"] != "ok" {
+			t.Fatalf("healthz of a serving server: %v", health)
 		}
 		s.stop(t)
 

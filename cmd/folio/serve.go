@@ -89,8 +89,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("create the first admin: %s", describe(err))
 	}
 
+	runner := jobs.NewRunner(db, logger, a.JobHandlers())
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
-		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: reader.New(a, publicURL, logger)})
+		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: reader.New(a, publicURL, logger), JobsAlive: runner.Alive})
+	observe := h.JobObserver()
+	runner.WithObserver(func(kind string, outcome jobs.Outcome, took time.Duration) { observe(kind, string(outcome), took) })
 	srv := &http.Server{
 		Handler:           h,
 		ConnState:         h.ConnState,
@@ -107,7 +110,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	jobsDone := make(chan struct{})
 	go func() {
 		defer close(jobsDone)
-		jobs.NewRunner(db, logger, a.JobHandlers()).Run(jctx)
+		runner.Run(jctx)
 	}()
 	defer func() { stopJobs(); <-jobsDone }()
 

@@ -98,6 +98,12 @@ func New(cfg Config) *App {
 // DB returns the store, for health checks.
 func (a *App) DB() *store.DB { return a.db }
 
+// JobStats reads the figures of the shared job queue, for metrics.
+func (a *App) JobStats(ctx context.Context) (s folio.JobStats, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) (err error) { s, err = store.JobStats(ctx, tx); return err })
+	return s, err
+}
+
 // JobHandlers returns the handler of every background job kind, for the
 // job runner.
 func (a *App) JobHandlers() map[string]func(context.Context, string) error {

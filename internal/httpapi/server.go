@@ -39,6 +39,9 @@ type Config struct {
 	// Reader serves published sites outside /v1 (see internal/reader);
 	// nil selects reader.New over App.
 	Reader Reader
+	// JobsAlive, when set, tells when the server's job runner last went
+	// round its loop; /healthz reports a runner stuck for over a minute.
+	JobsAlive func() time.Time
 }
 
 // Reader is the published-site reader: it claims the requests it Matches.
@@ -58,6 +61,8 @@ type Server struct {
 	mux       *http.ServeMux
 	metrics   *metrics
 	reader    Reader
+	jobs      *jobMetrics
+	jobsAlive func() time.Time
 }
 
 // New builds the handler with every route registered.
@@ -75,6 +80,11 @@ func New(cfg Config) *Server {
 		app: cfg.App, logger: cfg.Logger, maxBody: cfg.MaxBody, bodyWait: cfg.BodyTimeout, accessLog: cfg.AccessLog,
 		urls: wire.URLs{Public: strings.TrimRight(cfg.PublicURL, "/")},
 		mux:  http.NewServeMux(), metrics: newMetrics(),
+	}
+	s.jobsAlive = cfg.JobsAlive
+	if cfg.App != nil {
+		s.jobs = newJobMetrics(cfg.App)
+		s.metrics.reg.MustRegister(s.jobs)
 	}
 	s.reader = cfg.Reader
 	if s.reader == nil && cfg.App != nil {

@@ -107,7 +107,8 @@ func TestWireErrors(t *testing.T) {
 func TestHealthAndMetrics(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		r := s.Do(t, "", "GET", "/healthz", nil).WantStatus(t, 200)
-		if m := r.Map(t); m["status"] != "ok" || m["store"] != s.Store {
+		// The test server runs no job runner of its own (tests call RunDue).
+		if m := r.Map(t); m["status"] != "ok" || m["store"] != s.Store || m["jobs"] != "off" {
 			t.Errorf("healthz body = %v", m)
 		}
 		_, token := s.User(t)
@@ -119,6 +120,7 @@ func TestHealthAndMetrics(t *testing.T) {
 			`folio_http_requests_total{method="GET",route="GET /v1/user",status="401"} 1`,
 			`folio_http_request_duration_seconds_count{method="GET",route="GET /v1/user",status="200"} 1`,
 			`folio_http_request_duration_seconds_count{method="GET",route="GET /v1/user",status="401"} 1`,
+			"folio_jobs_queued 0", "folio_jobs_running 0", "folio_jobs_failed_recent 0", "folio_jobs_oldest_due_seconds 0",
 		} {
 			if !strings.Contains(body, want) {
 				t.Errorf("metrics lack %s", want)

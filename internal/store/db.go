@@ -41,6 +41,10 @@ type DB struct {
 	clock  folio.Clock
 	logger *slog.Logger
 	dir    string // SQLite data folder
+	url    string // PostgreSQL URL, for the jobs listener
+
+	jobsWake     chan struct{} // signalled when a committed write added a due job
+	jobsWakeOnce sync.Once
 }
 
 // pool is a database/sql pool with a cache of prepared statements: most
@@ -174,6 +178,10 @@ type Tx struct {
 	// oneOff marks queries whose text varies with their input (IN lists of
 	// any length): they are not kept in the statement caches.
 	oneOff bool
+
+	// addedJobs is set when the transaction enqueued a job: the job
+	// runners are woken once it commits.
+	addedJobs *bool
 }
 
 // once returns the Tx for a query whose text varies with its input.
@@ -198,7 +206,7 @@ func (db *DB) Write(ctx context.Context, fn func(*Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	t := &Tx{db: db, p: db.write, tx: stx, Now: db.clock.Now()}
+	t := &Tx{db: db, p: db.write, tx: stx, Now: db.clock.Now(), addedJobs: new(bool)}
 	defer func() {
 		if p := recover(); p != nil {
 			stx.Rollback()
@@ -211,6 +219,9 @@ func (db *DB) Write(ctx context.Context, fn func(*Tx) error) (err error) {
 	}
 	if err := stx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", db.d.translate(err))
+	}
+	if *t.addedJobs {
+		db.wakeJobs()
 	}
 	return nil
 }

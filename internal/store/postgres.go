@@ -100,7 +100,7 @@ func openPostgres(ctx context.Context, cfg Config) (*DB, error) {
 		return nil, fmt.Errorf("store: connect to postgres: %w", err)
 	}
 	p := newPool(db)
-	return &DB{d: &postgresDialect{}, read: p, write: p}, nil
+	return &DB{d: &postgresDialect{}, read: p, write: p, url: cfg.DatabaseURL}, nil
 }
 
 func (*postgresDialect) searchSyntax() string  { return "tsquery" }

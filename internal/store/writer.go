@@ -37,7 +37,7 @@ func (w *writer) write(ctx context.Context, db *DB, fn func(*Tx) error) error {
 		w.reset()
 		return fmt.Errorf("store: begin: %w", db.d.translate(err))
 	}
-	t := &Tx{db: db, w: w, Now: db.clock.Now()}
+	t := &Tx{db: db, w: w, Now: db.clock.Now(), addedJobs: new(bool)}
 	committed := false
 	defer func() {
 		if !committed {
@@ -55,6 +55,9 @@ func (w *writer) write(ctx context.Context, db *DB, fn func(*Tx) error) error {
 		return fmt.Errorf("store: commit: %w", db.d.translate(err))
 	}
 	committed = true
+	if *t.addedJobs {
+		db.wakeJobs()
+	}
 	return nil
 }
 
