@@ -24,7 +24,7 @@ func (a *App) CreateCollection(ctx context.Context, caller folio.Caller, orgID f
 		if err := canCreateIn(ctx, tx, ca, parent); err != nil {
 			return err
 		}
-		if err := checkNesting(ca, parent); err != nil {
+		if err := checkNesting(ca, parent, 0); err != nil {
 			return err
 		}
 		if err := folio.ValidateContentTitle(title); err != nil {

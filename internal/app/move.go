@@ -240,9 +240,14 @@ func (a *App) MoveCollection(ctx context.Context, caller folio.Caller, id folio.
 		if err != nil {
 			return err
 		}
-		// A chain cut at the bound could hide a cycle: nesting that deep is refused.
+		// A chain cut at the bound could hide a cycle: nesting that deep is
+		// refused, for the collection and for the deepest collection below it.
 		if parent != cv.Parent {
-			if err := checkNesting(ca, parent); err != nil {
+			height, err := store.CollectionHeight(ctx, tx, cv.OrganizationID, id)
+			if err != nil {
+				return err
+			}
+			if err := checkNesting(ca, parent, height); err != nil {
 				return err
 			}
 		}
@@ -276,14 +281,15 @@ func chainAbove(ca *contentAccess, parent folio.ID) ([]folio.ID, bool) {
 	return ids, true
 }
 
-// checkNesting refuses a collection under parent when it would sit deeper
-// than the chains that decide roles reach (store.MaxCollectionChain).
-func checkNesting(ca *contentAccess, parent folio.ID) error {
+// checkNesting refuses a collection under parent, with height levels of
+// collections below it, when its deepest collection would sit deeper than
+// the chains that decide roles reach (store.MaxCollectionChain).
+func checkNesting(ca *contentAccess, parent folio.ID, height int) error {
 	if parent == "" {
 		return nil
 	}
 	chain, top := chainAbove(ca, parent)
-	if !top || len(chain) >= store.MaxCollectionChain {
+	if !top || len(chain)+height >= store.MaxCollectionChain {
 		return folio.FieldErrorf("parent", "collections can be nested at most %d levels deep", store.MaxCollectionChain)
 	}
 	return nil

@@ -58,6 +58,17 @@ func TestDeepCollectionChains(t *testing.T) {
 		s.Do(t, adminTok, "POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Loose"}).WantStatus(t, 201).JSON(t, &loose)
 		s.Do(t, adminTok, "POST", "/v1/collections/"+loose.ID+"/move", map[string]any{"parent": bottom}).WantError(t, 400, "nested at most")
 		s.Do(t, adminTok, "POST", "/v1/collections/"+loose.ID+"/move", map[string]any{"parent": chain[len(chain)-2]}).WantStatus(t, 200)
+		// A collection with a child needs one level more: its child counts.
+		var withChild, child struct{ ID, Parent string }
+		s.Do(t, adminTok, "POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "With child"}).WantStatus(t, 201).JSON(t, &withChild)
+		s.Do(t, adminTok, "POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Child", "parent": withChild.ID}).WantStatus(t, 201).JSON(t, &child)
+		s.Do(t, adminTok, "POST", "/v1/collections/"+withChild.ID+"/move", map[string]any{"parent": chain[len(chain)-2]}).
+			WantError(t, 400, "nested at most")
+		s.Do(t, adminTok, "GET", "/v1/collections/"+withChild.ID, nil).WantStatus(t, 200).JSON(t, &withChild)
+		if withChild.Parent != "" {
+			t.Fatalf("refused move changed the parent to %q", withChild.Parent)
+		}
+		s.Do(t, adminTok, "POST", "/v1/collections/"+withChild.ID+"/move", map[string]any{"parent": chain[len(chain)-3]}).WantStatus(t, 200)
 		// The top cannot go below itself, however deep.
 		s.Do(t, adminTok, "POST", "/v1/collections/"+chain[0]+"/move", map[string]any{"parent": chain[len(chain)-2]}).
 			WantError(t, 400, "descendants")

@@ -225,6 +225,21 @@ func CollectionDescendants(ctx context.Context, t *Tx, orgID, id folio.ID) ([]fo
 	return ids, wrap(err, "list collection descendants")
 }
 
+// CollectionHeight returns how many levels of collections hang below a
+// collection (0 when it holds none), counting at most MaxCollectionChain:
+// a move must keep its deepest descendant within the chains that decide
+// roles. A loop of parents ends at the bound.
+func CollectionHeight(ctx context.Context, t *Tx, orgID, id folio.ID) (int, error) {
+	var h int
+	err := t.get(ctx, `WITH RECURSIVE below (id, depth) AS (
+		SELECT c.id, 1 FROM collections c WHERE c.parent_id = ? AND c.organization_id = ?
+		UNION ALL
+		SELECT c.id, below.depth + 1 FROM below JOIN collections c ON c.parent_id = below.id
+		WHERE c.organization_id = ? AND below.depth < ?
+	) SELECT COALESCE(MAX(depth), 0) FROM below`, []any{id, orgID, orgID, MaxCollectionChain}, &h)
+	return h, wrap(err, "collection height")
+}
+
 // SetOrganization moves spaces or collections (kind) to another organization
 // without changing their parent.
 func SetOrganization(ctx context.Context, t *Tx, kind string, ids []folio.ID, orgID folio.ID) error {
