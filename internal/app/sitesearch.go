@@ -98,7 +98,7 @@ func (a *App) SearchSite(ctx context.Context, caller folio.Caller, orgID, siteID
 			return err
 		}
 		var spaces []string
-		for _, ss := range scope.pick(t, seen) {
+		for _, ss := range scope.pick(seen) {
 			if !slices.Contains(spaces, ss.SpaceID) {
 				spaces = append(spaces, ss.SpaceID)
 			}
@@ -149,7 +149,7 @@ func seenSiteSpaces(ctx context.Context, tx *store.Tx, caller folio.Caller, t *s
 }
 
 // pick narrows the site spaces a caller may see to a scope.
-func (s SiteSearch) pick(t *siteTree, seen []*folio.SiteSpace) []*folio.SiteSpace {
+func (s SiteSearch) pick(seen []*folio.SiteSpace) []*folio.SiteSpace {
 	named := func(ss *folio.SiteSpace) bool {
 		return ss.ID == s.CurrentSiteSpace || slices.Contains(s.SiteSpaceIDs, ss.ID)
 	}
@@ -162,9 +162,8 @@ func (s SiteSearch) pick(t *siteTree, seen []*folio.SiteSpace) []*folio.SiteSpac
 			if slices.Contains(s.SiteSpaceIDs, ss.ID) {
 				out = append(out, ss)
 			}
-		default: // default and current: each section's default content
-			sec := t.section(ss.SectionID)
-			if named(ss) || ss.Default && (sec == nil || sec.Default || t.site.DefaultSiteSection == sec.ID || len(t.sections) == 0) {
+		default: // default and current: the default site space of each section
+			if named(ss) || ss.Default {
 				out = append(out, ss)
 			}
 		}
