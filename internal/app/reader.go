@@ -165,11 +165,12 @@ func (a *App) ReaderHostname(ctx context.Context, hostname string) (found bool, 
 // ReaderSearch searches the current content of site spaces of a site the
 // reader resolved with ReaderSite: the reader passes the site spaces the
 // visitor may see, and each must be in the site's structure (others are
-// ignored), so the scope is the reader's. Hidden pages are left out.
+// ignored), so the scope is the reader's. Hidden pages are left out. It
+// also returns the terms the excerpts were cut around, to highlight them.
 // Errors: Invalid for a bad query.
-func (a *App) ReaderSearch(ctx context.Context, ps *PublishedSite, siteSpaceIDs []folio.ID, query string, opts folio.ListOptions) (l folio.List[SearchSpaceHits], err error) {
+func (a *App) ReaderSearch(ctx context.Context, ps *PublishedSite, siteSpaceIDs []folio.ID, query string, opts folio.ListOptions) (l folio.List[SearchSpaceHits], terms []string, err error) {
 	if err := validateQuery(query); err != nil {
-		return l, err
+		return l, nil, err
 	}
 	var spaces []string
 	for _, ss := range PublishedSiteSpaces(ps.Structure) {
@@ -178,8 +179,8 @@ func (a *App) ReaderSearch(ctx context.Context, ps *PublishedSite, siteSpaceIDs 
 		}
 	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		l, err = a.searchSpaces(ctx, tx, spaces, query, opts, true)
+		l, terms, err = a.searchSpaces(ctx, tx, spaces, query, opts, true)
 		return err
 	})
-	return l, err
+	return l, terms, err
 }

@@ -268,7 +268,7 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 				visible = append(visible, s.ID)
 			}
 		}
-		l, err = a.searchSpaces(ctx, tx, visible, query, opts, false)
+		l, _, err = a.searchSpaces(ctx, tx, visible, query, opts, false)
 		return err
 	})
 	return l, err
@@ -276,11 +276,13 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 
 // searchSpaces searches the current content of spaces, grouping pages by
 // space (best space first) and paginating the groups. With listedOnly,
-// hidden pages and the pages under them are left out.
-func (a *App) searchSpaces(ctx context.Context, tx *store.Tx, spaceIDs []string, query string, opts folio.ListOptions, listedOnly bool) (l folio.List[SearchSpaceHits], err error) {
+// hidden pages and the pages under them are left out. It also returns the
+// terms the excerpts were cut around (those of a relaxed query when the
+// query found nothing as typed).
+func (a *App) searchSpaces(ctx context.Context, tx *store.Tx, spaceIDs []string, query string, opts folio.ListOptions, listedOnly bool) (l folio.List[SearchSpaceHits], terms []string, err error) {
 	hits, terms, err := a.rankedSections(ctx, tx, spaceIDs, query)
 	if err != nil {
-		return l, err
+		return l, nil, err
 	}
 	trees := map[string]*revTree{}
 	titles := map[string]string{}
@@ -294,7 +296,7 @@ func (a *App) searchSpaces(ctx context.Context, tx *store.Tx, spaceIDs []string,
 			continue
 		}
 		if err != nil {
-			return l, err
+			return l, nil, err
 		}
 		rev, err := store.GetRevision(ctx, tx, s.ID, s.Revision)
 		if folio.IsNotFound(err) {
@@ -302,10 +304,10 @@ func (a *App) searchSpaces(ctx context.Context, tx *store.Tx, spaceIDs []string,
 			continue
 		}
 		if err != nil {
-			return l, err
+			return l, nil, err
 		}
 		if trees[h.SpaceID], err = a.loadTree(ctx, tx, rev.TreeHash); err != nil {
-			return l, err
+			return l, nil, err
 		}
 		titles[h.SpaceID] = s.Title
 	}
@@ -325,15 +327,15 @@ func (a *App) searchSpaces(ctx context.Context, tx *store.Tx, spaceIDs []string,
 		groups[i].Pages = append(groups[i].Pages, p)
 	}
 	if l, err = paginate(groups, opts); err != nil {
-		return l, err
+		return l, nil, err
 	}
 	for _, g := range l.Items {
 		describe(g.Pages, trees)
 		if err := excerpt(ctx, tx, g.Pages, terms); err != nil {
-			return l, err
+			return l, nil, err
 		}
 	}
-	return l, nil
+	return l, terms, nil
 }
 
 // unlisted reports whether a page is hidden or under a hidden page: such

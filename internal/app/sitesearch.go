@@ -103,7 +103,7 @@ func (a *App) SearchSite(ctx context.Context, caller folio.Caller, orgID, siteID
 				spaces = append(spaces, ss.SpaceID)
 			}
 		}
-		l, err = a.searchSpaces(ctx, tx, spaces, query, opts, true)
+		l, _, err = a.searchSpaces(ctx, tx, spaces, query, opts, true)
 		return err
 	})
 	return l, err
