@@ -68,7 +68,7 @@ func sameSitePath(base, p string) bool {
 		return false
 	}
 	u, err := url.Parse(p)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" || strings.Contains(u.Path, "\\") {
 		return false
 	}
 	clean := path.Clean(u.Path)
