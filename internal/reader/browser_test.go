@@ -156,8 +156,8 @@ func TestReaderInBrowser(t *testing.T) {
 	s := apitest.New(t, "sqlite", apitest.Options{})
 	f := newFixture(t, s, "", map[string]any{})
 	archive := zipOf(t, map[string]string{
-		"SUMMARY.md": "# Summary\n\n* [Intro](README.md)\n* [Setup](setup/README.md)\n  * [Install](setup/install.md)\n* [FAQ](faq.md)\n",
-		"README.md":  "# Intro\n\nWelcome to the handbook.\n\n## Getting around\n\nUse the navigation.\n",
+		"SUMMARY.md":       "# Summary\n\n* [Intro](README.md)\n* [Setup](setup/README.md)\n  * [Install](setup/install.md)\n* [FAQ](faq.md)\n",
+		"README.md":        "# Intro\n\nWelcome to the handbook.\n\n## Getting around\n\nUse the navigation.\n",
 		"setup/README.md":  "# Setup\n\nSetting up takes a minute.\n",
 		"setup/install.md": "# Install\n\nRun the **kubernetes** chart:\n\n```sh\nhelm install folio ./chart\n```\n",
 		"faq.md":           "# FAQ\n\n> Ask anything.\n\n| Question | Answer |\n| --- | --- |\n| Where? | Here |\n",
