@@ -29,9 +29,8 @@ import (
 
 // tab drives one browser tab over the test server.
 type tab struct {
-	t    *testing.T
-	ctx  context.Context
-	base string // the server's URL
+	t   *testing.T
+	ctx context.Context
 }
 
 // run runs actions, each batch within ten seconds: a selector that
@@ -169,7 +168,7 @@ func TestReaderInBrowser(t *testing.T) {
 	s.Do(t, f.admin, "POST", f.siteAPI+"/sections", map[string]any{"spaceId": api, "title": "API reference"}).WantStatus(t, 201).JSON(t, &sec)
 	f.publish(t)
 	base := "/sites/" + f.site
-	b := &tab{t: t, ctx: ctx, base: s.URL}
+	b := &tab{t: t, ctx: ctx}
 
 	// Open the site and click through its pages.
 	b.run(chromedp.EmulateViewport(1200, 800), chromedp.Navigate(s.URL+base+"/"))
