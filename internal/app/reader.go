@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
@@ -159,4 +160,27 @@ func (a *App) ReaderHostname(ctx context.Context, hostname string) (found bool, 
 		return err
 	})
 	return found, err
+}
+
+// ReaderSearch searches the current content of site spaces of a site the
+// reader resolved with ReaderSite: the reader passes the site spaces the
+// visitor may see, and each must be in the site's structure (others are
+// ignored), so the scope is the reader's. Hidden pages are left out. It
+// also returns the terms the excerpts were cut around, to highlight them.
+// Errors: Invalid for a bad query.
+func (a *App) ReaderSearch(ctx context.Context, ps *PublishedSite, siteSpaceIDs []folio.ID, query string, opts folio.ListOptions) (l folio.List[SearchSpaceHits], terms []string, err error) {
+	if err := validateQuery(query); err != nil {
+		return l, nil, err
+	}
+	var spaces []string
+	for _, ss := range PublishedSiteSpaces(ps.Structure) {
+		if slices.Contains(siteSpaceIDs, ss.ID) && !slices.Contains(spaces, ss.SpaceID) {
+			spaces = append(spaces, ss.SpaceID)
+		}
+	}
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		l, terms, err = a.searchSpaces(ctx, tx, spaces, query, opts, true)
+		return err
+	})
+	return l, terms, err
 }

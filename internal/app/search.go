@@ -254,7 +254,6 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 		return l, err
 	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		var groups []SearchSpaceHits
 		ca, err := loadContentAccess(ctx, tx, caller, orgID)
 		if err != nil {
 			return err
@@ -269,58 +268,89 @@ func (a *App) SearchOrganization(ctx context.Context, caller folio.Caller, orgID
 				visible = append(visible, s.ID)
 			}
 		}
-		hits, terms, err := a.rankedSections(ctx, tx, visible, query)
-		if err != nil {
-			return err
-		}
-		trees := map[string]*revTree{}
-		titles := map[string]string{}
-		for _, h := range hits {
-			if _, ok := trees[h.SpaceID]; ok {
-				continue
-			}
-			s, err := store.GetSpace(ctx, tx, h.SpaceID)
-			if folio.IsNotFound(err) {
-				trees[h.SpaceID] = nil // purged meanwhile: groupHits drops its hits
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			rev, err := store.GetRevision(ctx, tx, s.ID, s.Revision)
-			if folio.IsNotFound(err) {
-				trees[h.SpaceID] = nil
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			if trees[h.SpaceID], err = a.loadTree(ctx, tx, rev.TreeHash); err != nil {
-				return err
-			}
-			titles[h.SpaceID] = s.Title
-		}
-		pages := a.groupHits(hits, trees)
-		bySpace := map[string]int{}
-		for _, p := range pages {
-			i, ok := bySpace[p.SpaceID]
-			if !ok {
-				i = len(groups)
-				bySpace[p.SpaceID] = i
-				groups = append(groups, SearchSpaceHits{SpaceID: p.SpaceID, Title: titles[p.SpaceID]})
-			}
-			groups[i].Pages = append(groups[i].Pages, p)
-		}
-		if l, err = paginate(groups, opts); err != nil {
-			return err
-		}
-		for _, g := range l.Items {
-			describe(g.Pages, trees)
-			if err := excerpt(ctx, tx, g.Pages, terms); err != nil {
-				return err
-			}
-		}
-		return nil
+		l, _, err = a.searchSpaces(ctx, tx, visible, query, opts, false)
+		return err
 	})
 	return l, err
+}
+
+// searchSpaces searches the current content of spaces, grouping pages by
+// space (best space first) and paginating the groups. With listedOnly,
+// hidden pages and the pages under them are left out. It also returns the
+// terms the excerpts were cut around (those of a relaxed query when the
+// query found nothing as typed).
+func (a *App) searchSpaces(ctx context.Context, tx *store.Tx, spaceIDs []string, query string, opts folio.ListOptions, listedOnly bool) (l folio.List[SearchSpaceHits], terms []string, err error) {
+	hits, terms, err := a.rankedSections(ctx, tx, spaceIDs, query)
+	if err != nil {
+		return l, nil, err
+	}
+	trees := map[string]*revTree{}
+	titles := map[string]string{}
+	for _, h := range hits {
+		if _, ok := trees[h.SpaceID]; ok {
+			continue
+		}
+		s, err := store.GetSpace(ctx, tx, h.SpaceID)
+		if folio.IsNotFound(err) {
+			trees[h.SpaceID] = nil // purged meanwhile: groupHits drops its hits
+			continue
+		}
+		if err != nil {
+			return l, nil, err
+		}
+		rev, err := store.GetRevision(ctx, tx, s.ID, s.Revision)
+		if folio.IsNotFound(err) {
+			trees[h.SpaceID] = nil
+			continue
+		}
+		if err != nil {
+			return l, nil, err
+		}
+		if trees[h.SpaceID], err = a.loadTree(ctx, tx, rev.TreeHash); err != nil {
+			return l, nil, err
+		}
+		titles[h.SpaceID] = s.Title
+	}
+	pages := a.groupHits(hits, trees)
+	if listedOnly {
+		pages = slices.DeleteFunc(pages, func(p SearchPageHit) bool { return unlisted(trees[p.SpaceID], p.node) })
+	}
+	var groups []SearchSpaceHits
+	bySpace := map[string]int{}
+	for _, p := range pages {
+		i, ok := bySpace[p.SpaceID]
+		if !ok {
+			i = len(groups)
+			bySpace[p.SpaceID] = i
+			groups = append(groups, SearchSpaceHits{SpaceID: p.SpaceID, Title: titles[p.SpaceID]})
+		}
+		groups[i].Pages = append(groups[i].Pages, p)
+	}
+	if l, err = paginate(groups, opts); err != nil {
+		return l, nil, err
+	}
+	for _, g := range l.Items {
+		describe(g.Pages, trees)
+		if err := excerpt(ctx, tx, g.Pages, terms); err != nil {
+			return l, nil, err
+		}
+	}
+	return l, terms, nil
+}
+
+// unlisted reports whether a page is hidden or under a hidden page: such
+// pages stay reachable by their URL but are not listed by a site.
+func unlisted(rt *revTree, n content.PageNode) bool {
+	for {
+		if n.Page.Hidden {
+			return true
+		}
+		if n.Parent == "" {
+			return false
+		}
+		var ok bool
+		if n, ok = rt.index().nodes.Node(n.Parent); !ok {
+			return false
+		}
+	}
 }

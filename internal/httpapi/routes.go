@@ -183,6 +183,7 @@ func (s *Server) routes() {
 	s.handle("POST "+site+"/publish", authed, s.publishSite(true))
 	s.handle("POST "+site+"/unpublish", authed, s.publishSite(false))
 	s.handle("GET "+site+"/published", authed, s.getPublishedContentSite)
+	s.handle("POST "+site+"/search", authed, s.searchSiteContent)
 	s.handle("GET "+site+"/share-links", authed, s.listSiteShareLinks)
 	s.handle("POST "+site+"/share-links", authed, s.createSiteShareLink)
 	s.handle("PATCH "+site+"/share-links/{shareLinkId}", authed, s.updateSiteShareLinkByID)

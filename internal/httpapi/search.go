@@ -37,13 +37,61 @@ func (s *Server) searchOrganizationContent(w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.NewList(l, func(g *app.SearchSpaceHits) wire.SearchSpace {
-		out := wire.SearchSpace{ID: g.SpaceID, Title: g.Title, Pages: make([]wire.SearchPage, len(g.Pages))}
-		for i := range g.Pages {
-			out.Pages[i] = s.searchPage(&g.Pages[i])
+	writeJSON(w, http.StatusOK, wire.NewList(l, s.searchSpace))
+	return nil
+}
+
+func (s *Server) searchSpace(g *app.SearchSpaceHits) wire.SearchSpace {
+	out := wire.SearchSpace{ID: g.SpaceID, Title: g.Title, Pages: make([]wire.SearchPage, len(g.Pages))}
+	for i := range g.Pages {
+		out.Pages[i] = s.searchPage(&g.Pages[i])
+	}
+	return out
+}
+
+// searchSiteContent serves POST /orgs/{organizationId}/sites/{siteId}/search:
+// the scope is the reference's SiteSearchScope, or one of the deprecated
+// forms (siteSpaceIds; mode "current" with siteSpaceId; mode "all").
+func (s *Server) searchSiteContent(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Query string `json:"query"`
+		Scope *struct {
+			Mode               string   `json:"mode"`
+			CurrentSiteSpace   string   `json:"currentSiteSpace"`
+			IncludedSiteSpaces []string `json:"includedSiteSpaces"`
+			SiteSpaceIDs       []string `json:"siteSpaceIds"`
+		} `json:"scope"`
+		Mode         string   `json:"mode"`
+		SiteSpaceIDs []string `json:"siteSpaceIds"`
+		SiteSpaceID  string   `json:"siteSpaceId"`
+	}
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	var scope app.SiteSearch
+	switch {
+	case in.Scope != nil:
+		scope.Mode, scope.CurrentSiteSpace = in.Scope.Mode, in.Scope.CurrentSiteSpace
+		scope.SiteSpaceIDs = in.Scope.IncludedSiteSpaces
+		if scope.Mode == app.SiteSearchSpecific {
+			scope.SiteSpaceIDs = in.Scope.SiteSpaceIDs
 		}
-		return out
-	}))
+	case in.Mode == app.SiteSearchCurrent:
+		scope.Mode, scope.CurrentSiteSpace, scope.Legacy = in.Mode, in.SiteSpaceID, true
+	case in.SiteSpaceIDs != nil && (in.Mode == "" || in.Mode == app.SiteSearchSpecific):
+		scope.Mode, scope.SiteSpaceIDs = app.SiteSearchSpecific, in.SiteSpaceIDs
+	case in.Mode == app.SiteSearchAll:
+		scope.Mode = in.Mode
+	}
+	l, err := s.app.SearchSite(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"), in.Query, scope, opts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.NewList(l, s.searchSpace))
 	return nil
 }
 

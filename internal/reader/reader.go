@@ -147,6 +147,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "sitemap.xml":
 		h.sitemap(q)
 		return
+	case searchPath:
+		h.search(q)
+		return
+	case themePath:
+		h.theme(q)
+		return
+	case scriptPath:
+		h.script(q)
+		return
 	}
 	h.page(q)
 }
@@ -168,7 +177,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, q *request, err e
 // status answers an HTML error page.
 func (h *Handler) status(w http.ResponseWriter, r *http.Request, q *request, code int, title, msg string) {
 	v := &pageView{SiteTitle: "Folio", PageTitle: title, Message: msg, Status: code, Theme: "light",
-		Primary: defaultPrimary, CodeCSS: h.codeCSS, NoIndex: true}
+		Primary: defaultPrimary, PrimaryDark: defaultPrimary, CodeCSS: h.codeCSS, NoIndex: true}
 	if q != nil {
 		h.chrome(q, v, nil)
 		v.NoIndex = true
@@ -186,9 +195,10 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request, code int, v *pag
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	// No scripts at all: the reader works without JavaScript, and this
-	// stops any script that escaping would have missed.
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src * data:; style-src 'unsafe-inline'; script-src 'none'; object-src 'none'; base-uri 'none'")
+	// Scripts only from this server (the reader's own script, scriptPath),
+	// never inline: the reader works without JavaScript, and this stops any
+	// script that escaping would have missed.
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src * data:; style-src 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'")
 	w.WriteHeader(code)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write([]byte(buf.String()))
@@ -230,6 +240,12 @@ type pageView struct {
 	Blocks                                                            []block
 	TOC                                                               []heading
 	Prev, Next                                                        *link
+	// The search box, the theme switch and the script (search.go, theme.go).
+	Search                                    *searchView
+	SearchAction, ThemeAction, Return, Script string
+	CookiePath, ThemeChoice                   string
+	PrimaryDark                               template.CSS
+	Toggle                                    bool
 }
 
 const defaultPrimary = template.CSS("#346DDB")
@@ -263,9 +279,23 @@ func (h *Handler) chrome(q *request, v *pageView, ss *folio.SiteSpaceView) {
 		mode = "dark"
 	}
 	v.Theme = mode
-	v.Primary = defaultPrimary
-	if col := str(obj(c, "styling", "primaryColor"), mode); hexColor.MatchString(col) {
+	// A visitor's choice of theme (theme.go) wins over the default.
+	if t := chosenTheme(q); t != "" {
+		v.Theme, v.ThemeChoice = t, t
+		if t != "system" {
+			mode = t
+		}
+	}
+	v.Toggle = toggleable(q)
+	v.SearchAction, v.ThemeAction = q.base+"/"+searchPath, q.base+"/"+themePath
+	v.Script = q.base + "/" + scriptPath + "?v=" + readerJSVersion
+	v.Return, v.CookiePath = returnPath(q.r), q.base+"/"
+	v.Primary, v.PrimaryDark = defaultPrimary, defaultPrimary
+	if col := str(obj(c, "styling", "primaryColor"), "light"); hexColor.MatchString(col) {
 		v.Primary = template.CSS(col) //nolint:gosec // validated as a hex color just above
+	}
+	if col := str(obj(c, "styling", "primaryColor"), "dark"); hexColor.MatchString(col) {
+		v.PrimaryDark = template.CSS(col) //nolint:gosec // validated as a hex color just above
 	}
 	v.CodeCSS = h.codeCSS
 	v.Favicon = safeURL(str(obj(c, "favicon", "icon"), mode))
