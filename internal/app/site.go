@@ -657,7 +657,7 @@ type PublishedSite struct {
 	Site           *folio.SiteView
 	Structure      *folio.SiteStructure // sections, or site spaces without them
 	Customization  map[string]any
-	Customizations map[folio.ID]map[string]any // per site space with overrides
+	Customizations map[folio.ID]map[string]any // effective settings of each site space of Structure
 }
 
 // GetPublishedSite returns the published profile of a site for its
@@ -681,10 +681,19 @@ func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, 
 			return err
 		}
 		overs, err := store.SiteSpaceCustomizations(ctx, tx, siteID)
-		for id, over := range overs {
-			out.Customizations[id] = folio.MergePatch(out.Customization, over)
+		if err != nil {
+			return err
 		}
-		return err
+		// Every site space of the structure has its effective settings,
+		// complete (GitBook's renderer reads them by site space); those
+		// left out of the structure are not named.
+		for _, ss := range PublishedSiteSpaces(out.Structure) {
+			out.Customizations[ss.ID] = out.Customization
+			if over, ok := overs[ss.ID]; ok {
+				out.Customizations[ss.ID] = folio.MergePatch(out.Customization, over)
+			}
+		}
+		return nil
 	})
 	return out, err
 }

@@ -1,0 +1,288 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/foliodocs/folio/internal/apitest"
+)
+
+// rendererPage is a page of a revision as GitBook's renderer reads it.
+type rendererPage struct {
+	ID, Type, Path, DocumentID string
+	Layout                     *struct{ Width string }
+	URLs                       struct{ App string }
+	Pages                      []rendererPage
+}
+
+// TestSiteTokenRendererReads covers the reads GitBook's renderer makes
+// with a site token beyond the space and its pages: the revision with
+// metadata (page tree with id, type, path, layout and children; file
+// download URLs that work without a token), a page's document, a page by
+// encoded path and as Markdown, documents by id, reusable contents,
+// change requests (never), OpenAPI specifications (404 until they exist)
+// and users. Each answers 404 to a token of another site, for a space no
+// published site shows, and for a revision that is not the current one;
+// writes are refused and change nothing.
+func TestSiteTokenRendererReads(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		var me struct{ ID string }
+		s.Do(t, admin, "GET", "/v1/user", nil).WantStatus(t, 200).JSON(t, &me)
+		guide := newSpace(t, s, admin, org, "Guide")
+		secret := newSpace(t, s, admin, org, "Secret")
+		hidden := newSpace(t, s, admin, org, "Hidden")
+		old := importInto(t, s, admin, guide, "", "markdown", []byte("# Old\n\nOld text.\n"))
+		importInto(t, s, admin, guide, "", "zip", zipOf(t, map[string]string{
+			"SUMMARY.md":               "# Summary\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n",
+			"README.md":                "# Welcome\n\nStart here.\n",
+			"guide/README.md":          "# Guide\n\nThe guide.\n",
+			"guide/setup.md":           "# Setup\n\nSet it up.\n\n![Logo](../.gitbook/assets/logo.png)\n",
+			".gitbook/assets/logo.png": string(tinyPNG()),
+		}))
+		for _, sp := range []string{secret, hidden} {
+			importInto(t, s, admin, sp, "", "markdown", []byte("# Private\n\nNot for you.\n"))
+		}
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{guide}})
+		other := newSite(t, s, admin, org, map[string]any{"title": "Other", "spaces": []string{secret}})
+		sites := "/v1/orgs/" + org + "/sites/"
+		s.Do(t, admin, "POST", sites+st.ID+"/publish", nil).WantStatus(t, 200)
+		s.Do(t, admin, "POST", sites+other.ID+"/publish", nil).WantStatus(t, 200)
+		l := lookupURL(t, s, "https://folio.test/sites/"+st.ID, 200)
+		if !l.Complete {
+			t.Fatalf("lookup not complete: %+v", l)
+		}
+		tok := l.APIToken
+		otherTok := lookupURL(t, s, "https://folio.test/sites/"+other.ID, 200).APIToken
+
+		// The revision with metadata, as the renderer asks for it.
+		var sp struct{ Revision string }
+		s.Do(t, admin, "GET", "/v1/spaces/"+guide, nil).WantStatus(t, 200).JSON(t, &sp)
+		revPath := "/v1/spaces/" + guide + "/revisions/" + sp.Revision
+		var rev struct {
+			ID    string
+			URLs  struct{ App string }
+			Pages []rendererPage
+			Files []struct{ Name, DownloadURL string }
+		}
+		s.Do(t, tok, "GET", revPath+"?metadata=true", nil).WantStatus(t, 200).JSON(t, &rev)
+		if rev.ID != sp.Revision || rev.URLs.App == "" || len(rev.Pages) != 3 || len(rev.Files) != 1 {
+			t.Fatalf("revision %+v", rev)
+		}
+		group := rev.Pages[2] // after the old page and the welcome page
+		if group.ID == "" || group.Type != "document" || group.Path != "guide" || group.Layout == nil ||
+			group.URLs.App == "" || len(group.Pages) != 1 {
+			t.Fatalf("page %+v", group)
+		}
+		setup := group.Pages[0]
+		if setup.Path != "guide/setup" || setup.Layout == nil || setup.Layout.Width == "" || setup.DocumentID == "" {
+			t.Fatalf("child page %+v", setup)
+		}
+		resp, err := http.Get(s.URL + strings.TrimPrefix(rev.Files[0].DownloadURL, apitest.PublicURL))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" {
+			t.Fatalf("download URL of %s: %d %s", rev.Files[0].Name, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+
+		// A page's document, by encoded path, as Markdown, and by
+		// document id.
+		var doc struct {
+			Object string
+			Nodes  []json.RawMessage
+		}
+		docPath := revPath + "/page/" + setup.ID + "/document"
+		s.Do(t, tok, "GET", docPath+"?evaluated=deterministic-only&dereferenced=reusable-contents", nil).
+			WantStatus(t, 200).JSON(t, &doc)
+		if doc.Object != "document" || len(doc.Nodes) == 0 {
+			t.Fatalf("page document %+v", doc)
+		}
+		var byPath struct{ ID string }
+		s.Do(t, tok, "GET", revPath+"/path/"+url.PathEscape("guide/setup"), nil).WantStatus(t, 200).JSON(t, &byPath)
+		if byPath.ID != setup.ID {
+			t.Fatalf("page by encoded path: %+v, want %s", byPath, setup.ID)
+		}
+		var md struct{ Markdown string }
+		s.Do(t, tok, "GET", revPath+"/page/"+setup.ID+"?format=markdown&format.markdown.refs=stable", nil).
+			WantStatus(t, 200).JSON(t, &md)
+		if !strings.Contains(md.Markdown, "Set it up.") {
+			t.Fatalf("markdown %q", md.Markdown)
+		}
+		docByID := "/v1/spaces/" + guide + "/documents/" + setup.DocumentID
+		for _, who := range []string{tok, admin} {
+			var d struct{ Object string }
+			s.Do(t, who, "GET", docByID, nil).WantStatus(t, 200).JSON(t, &d)
+			if d.Object != "document" {
+				t.Fatalf("document by id %+v", d)
+			}
+		}
+		s.Do(t, admin, "GET", docPath+"?evaluated=maybe", nil).WantError(t, 400, "evaluated")
+		s.Do(t, admin, "GET", docByID+"?schema=old", nil).WantError(t, 400, "schema")
+		s.Do(t, admin, "GET", "/v1/spaces/"+guide+"/documents/nothex", nil).WantStatus(t, 404)
+		s.Do(t, tok, "GET", "/v1/users/"+me.ID, nil).WantStatus(t, 200)
+
+		// Reusable contents: the space has none.
+		for _, who := range []string{tok, admin} {
+			s.Do(t, who, "GET", revPath+"/reusable-contents/rc1/document?evaluated=deterministic-only", nil).WantStatus(t, 404)
+		}
+		// OpenAPI specifications do not exist yet: the reference's 404,
+		// for members and site tokens alike; another organization's too.
+		org2, _ := s.Org(t)
+		for _, c := range []struct{ who, org string }{{tok, org}, {admin, org}, {tok, org2}, {admin, org2}} {
+			s.Do(t, c.who, "GET", "/v1/orgs/"+c.org+"/openapi/petstore/versions/latest/content", nil).WantStatus(t, 404)
+		}
+		// Change requests are drafts: a member reads them, a site token never.
+		var cr struct{ ID string }
+		s.Do(t, admin, "POST", "/v1/spaces/"+guide+"/change-requests", map[string]any{"subject": "Draft"}).
+			WantStatus(t, 201).JSON(t, &cr)
+		s.Do(t, admin, "GET", "/v1/spaces/"+guide+"/change-requests/"+cr.ID, nil).WantStatus(t, 200)
+		s.Do(t, tok, "GET", "/v1/spaces/"+guide+"/change-requests/"+cr.ID, nil).WantStatus(t, 404)
+
+		// Another site's token, a space no site of the token shows, a
+		// space no site publishes, an older revision: 404.
+		reads := func(space, revision string) []string {
+			var v struct{ Revision string }
+			s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200).JSON(t, &v)
+			if revision == "" {
+				revision = v.Revision
+			}
+			var pages struct{ Pages []rendererPage }
+			s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+revision+"/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+			p := pages.Pages[0]
+			base := "/v1/spaces/" + space + "/revisions/" + revision
+			return []string{
+				base + "?metadata=true",
+				base + "/page/" + p.ID + "/document?evaluated=deterministic-only",
+				base + "/page/" + p.ID + "?format=markdown",
+				base + "/path/" + url.PathEscape(p.Path),
+				base + "/reusable-contents/rc1/document",
+				"/v1/spaces/" + space + "/documents/" + p.DocumentID,
+			}
+		}
+		for _, c := range []struct {
+			name, tok string
+			paths     []string
+		}{
+			{"another site's token", otherTok, reads(guide, "")},
+			{"another site's space", tok, reads(secret, "")},
+			{"an unpublished space", tok, reads(hidden, "")},
+			{"an older revision", tok, reads(guide, old.Revision)[:4]},
+		} {
+			for _, p := range c.paths {
+				if r := s.Do(t, c.tok, "GET", p, nil); r.Status != 404 {
+					t.Errorf("%s: GET %s: %d, want 404: %s", c.name, p, r.Status, r.Body)
+				}
+			}
+		}
+		s.Do(t, otherTok, "GET", "/v1/spaces/"+guide+"/change-requests/"+cr.ID, nil).WantStatus(t, 404)
+
+		// Writes: refused before anything happens.
+		state := func() string {
+			var b strings.Builder
+			for _, p := range []string{"/v1/spaces/" + guide, "/v1/spaces/" + guide + "/content",
+				"/v1/spaces/" + guide + "/change-requests/" + cr.ID, sites + st.ID + "/customization"} {
+				b.Write(s.Do(t, admin, "GET", p, nil).WantStatus(t, 200).Body)
+			}
+			return b.String()
+		}
+		before := state()
+		for _, c := range []struct {
+			method, path string
+			body         any
+		}{
+			{"POST", "/v1/spaces/" + guide + "/change-requests", map[string]any{"subject": "Mine"}},
+			{"PATCH", "/v1/spaces/" + guide + "/change-requests/" + cr.ID, map[string]any{"subject": "Hacked"}},
+			{"POST", "/v1/spaces/" + guide + "/change-requests/" + cr.ID + "/merge", nil},
+			{"PUT", sites + st.ID + "/customization", map[string]any{"title": "Hacked"}},
+			{"POST", "/v1/spaces/" + guide + "/content/page/" + setup.ID + "/import",
+				map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("# X\n"))}},
+		} {
+			if r := s.DoUnchecked(t, tok, c.method, c.path, c.body); r.Status != 403 {
+				t.Errorf("%s %s: %d, want 403: %s", c.method, c.path, r.Status, r.Body)
+			}
+		}
+		if after := state(); after != before {
+			t.Fatalf("a refused write changed something:\n%s\n%s", before, after)
+		}
+	})
+}
+
+// TestPublishedSiteCustomizationComplete: getPublishedContentSite answers
+// every part of the reference's SiteCustomizationSettings for the site and
+// for each of its site spaces, with Folio's defaults where nothing is set
+// (the apitest validator checks the whole answer against the schema), the
+// site space's overrides merged, and scripts.
+func TestPublishedSiteCustomizationComplete(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		guide := newSpace(t, s, admin, org, "Guide")
+		api := newSpace(t, s, admin, org, "API")
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{guide, api}})
+		base := "/v1/orgs/" + org + "/sites/" + st.ID
+		// A partial document: what it leaves out keeps the defaults.
+		s.DoUnchecked(t, admin, "PUT", base+"/customization", map[string]any{
+			"styling": map[string]any{"primaryColor": map[string]any{"light": "#112233", "dark": "#445566"}},
+			"header": map[string]any{"links": []any{map[string]any{"title": "Home", "links": []any{},
+				"to": map[string]any{"kind": "url", "url": "https://example.com"}}}},
+		}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", base+"/publish", nil).WantStatus(t, 200)
+		var prof struct {
+			Structure struct{ Structure []struct{ ID string } }
+		}
+		s.Do(t, admin, "GET", base+"/published", nil).WantStatus(t, 200).JSON(t, &prof)
+		over := prof.Structure.Structure[1].ID
+		s.Do(t, admin, "PATCH", base+"/site-spaces/"+over+"/customization", `{"styling":{"font":"Roboto"}}`).WantStatus(t, 200)
+
+		tok := lookupURL(t, s, "https://folio.test/sites/"+st.ID, 200).APIToken
+		var pub struct {
+			Customizations struct {
+				Site       map[string]any
+				SiteSpaces map[string]map[string]any
+			}
+			Scripts []any
+		}
+		raw := s.Do(t, tok, "GET", base+"/published", nil).WantStatus(t, 200)
+		raw.JSON(t, &pub)
+		if pub.Scripts == nil || !strings.Contains(string(raw.Body), `"scripts":[]`) {
+			t.Fatalf("scripts missing: %s", raw.Body)
+		}
+		required := []string{"styling", "internationalization", "favicon", "header", "footer", "themes", "pdf", "feedback",
+			"ai", "advancedCustomization", "trademark", "externalLinks", "pagination", "pageActions", "git",
+			"privacyPolicy", "socialPreview", "insights"}
+		check := func(name string, c map[string]any, font string) {
+			t.Helper()
+			for _, k := range required {
+				if _, ok := c[k]; !ok {
+					t.Errorf("%s customization has no %s: %v", name, k, c)
+				}
+			}
+			styling := c["styling"].(map[string]any)
+			if styling["font"] != font || styling["primaryColor"].(map[string]any)["dark"] != "#445566" ||
+				styling["sidebar"] == nil || styling["monospaceFont"] == nil {
+				t.Errorf("%s styling %v", name, styling)
+			}
+			if links := c["header"].(map[string]any)["links"].([]any); len(links) != 1 {
+				t.Errorf("%s header links %v", name, links)
+			}
+			if c["pdf"].(map[string]any)["enabled"] != true || c["themes"].(map[string]any)["default"] == nil ||
+				c["pageActions"].(map[string]any)["markdown"] == nil || c["internationalization"].(map[string]any)["locale"] != "en" {
+				t.Errorf("%s defaults missing: %v", name, c)
+			}
+		}
+		check("site", pub.Customizations.Site, "Inter")
+		if len(pub.Customizations.SiteSpaces) != 2 {
+			t.Fatalf("site spaces' customizations: %v", pub.Customizations.SiteSpaces)
+		}
+		check("default site space", pub.Customizations.SiteSpaces[prof.Structure.Structure[0].ID], "Inter")
+		check("overridden site space", pub.Customizations.SiteSpaces[over], "Roboto")
+	})
+}
