@@ -527,13 +527,40 @@ func defaultCustomization() map[string]any {
 	return m
 }
 
+// effectiveCustomization applies the overrides over to base (an RFC 7396
+// merge) and completes the result: header links without their required
+// links or to get [] and null, footer groups without links get [], so the
+// answer has every field the reference requires (GitBook's renderer reads
+// them without checking). The rest of the defaults come from base.
+func effectiveCustomization(base, over map[string]any) map[string]any {
+	doc := folio.MergePatch(base, over)
+	fill := func(section, list string, defaults map[string]any) {
+		m, _ := doc[section].(map[string]any)
+		items, _ := m[list].([]any)
+		for _, it := range items {
+			item, ok := it.(map[string]any)
+			if !ok {
+				continue
+			}
+			for k, v := range defaults {
+				if _, ok := item[k]; !ok {
+					item[k] = v
+				}
+			}
+		}
+	}
+	fill("header", "links", map[string]any{"links": []any{}, "to": nil})
+	fill("footer", "groups", map[string]any{"links": []any{}})
+	return doc
+}
+
 // siteCustomization returns the effective customization of a site.
 func siteCustomization(ctx context.Context, tx *store.Tx, siteID folio.ID) (map[string]any, error) {
 	doc, err := store.SiteCustomization(ctx, tx, siteID)
 	if err != nil {
 		return nil, err
 	}
-	return folio.MergePatch(defaultCustomization(), doc), nil
+	return effectiveCustomization(defaultCustomization(), doc), nil
 }
 
 func checkCustomizationSize(doc map[string]any) error {
@@ -575,7 +602,7 @@ func (a *App) UpdateSiteCustomization(ctx context.Context, caller folio.Caller, 
 		if err := store.SetSiteCustomization(ctx, tx, siteID, in); err != nil {
 			return err
 		}
-		doc = folio.MergePatch(defaultCustomization(), in)
+		doc = effectiveCustomization(defaultCustomization(), in)
 		return nil
 	})
 	return doc, err
@@ -601,7 +628,7 @@ func (a *App) GetSiteSpaceCustomization(ctx context.Context, caller folio.Caller
 			return err
 		}
 		over, err := store.SiteSpaceCustomization(ctx, tx, id)
-		doc = folio.MergePatch(base, over)
+		doc = effectiveCustomization(base, over)
 		return err
 	})
 	return doc, err
@@ -632,7 +659,7 @@ func (a *App) OverrideSiteSpaceCustomization(ctx context.Context, caller folio.C
 			return err
 		}
 		base, err := siteCustomization(ctx, tx, siteID)
-		doc = folio.MergePatch(base, over)
+		doc = effectiveCustomization(base, over)
 		return err
 	})
 	return doc, err
@@ -690,7 +717,7 @@ func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, 
 		for _, ss := range PublishedSiteSpaces(out.Structure) {
 			out.Customizations[ss.ID] = out.Customization
 			if over, ok := overs[ss.ID]; ok {
-				out.Customizations[ss.ID] = folio.MergePatch(out.Customization, over)
+				out.Customizations[ss.ID] = effectiveCustomization(out.Customization, over)
 			}
 		}
 		return nil

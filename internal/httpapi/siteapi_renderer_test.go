@@ -228,11 +228,13 @@ func TestPublishedSiteCustomizationComplete(t *testing.T) {
 		api := newSpace(t, s, admin, org, "API")
 		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{guide, api}})
 		base := "/v1/orgs/" + org + "/sites/" + st.ID
-		// A partial document: what it leaves out keeps the defaults.
+		// A partial document: what it leaves out keeps the defaults, and
+		// its header link and footer group get the lists they lack.
 		s.DoUnchecked(t, admin, "PUT", base+"/customization", map[string]any{
 			"styling": map[string]any{"primaryColor": map[string]any{"light": "#112233", "dark": "#445566"}},
-			"header": map[string]any{"links": []any{map[string]any{"title": "Home", "links": []any{},
+			"header": map[string]any{"links": []any{map[string]any{"title": "Home",
 				"to": map[string]any{"kind": "url", "url": "https://example.com"}}}},
+			"footer": map[string]any{"groups": []any{map[string]any{"title": "More"}}},
 		}).WantStatus(t, 200)
 		s.Do(t, admin, "POST", base+"/publish", nil).WantStatus(t, 200)
 		var prof struct {
