@@ -192,6 +192,7 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 	}
 	out := &URLLookup{Site: s, SiteBasePath: sitePath, BasePath: sitePath}
 	section := folio.ID("")
+	var byPath *folio.SiteSpace // a site space named by its path alone
 	if len(t.sections) > 0 {
 		var def, match *folio.SiteSection
 		for _, sec := range t.sections {
@@ -205,6 +206,10 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 		if match != nil {
 			segs = segs[1:]
 			out.BasePath += "/" + url.PathEscape(match.Path)
+		} else if sec, x := siteSpaceByPath(t, segs, def); x != nil {
+			// {siteSpacePath} without its section's path, as the reader
+			// serves it: the section holding that site space.
+			match, byPath = sec, x
 		} else {
 			match = def
 		}
@@ -221,6 +226,9 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 		if len(segs) > 0 && !x.Default && x.Path == segs[0] {
 			ss = x
 		}
+	}
+	if ss == nil {
+		ss = byPath
 	}
 	if ss != nil {
 		segs = segs[1:]
@@ -258,6 +266,27 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 		}
 	}
 	return out, nil
+}
+
+// siteSpaceByPath finds a site space of a sectioned site whose path is the
+// first segment, for URLs without the section's path (the reader's form),
+// with its section: the default section first, then the others in order.
+func siteSpaceByPath(t *siteTree, segs []string, def *folio.SiteSection) (*folio.SiteSection, *folio.SiteSpace) {
+	if len(segs) == 0 {
+		return nil, nil
+	}
+	secs := t.sections
+	if def != nil {
+		secs = append([]*folio.SiteSection{def}, secs...)
+	}
+	for _, sec := range secs {
+		for _, ss := range t.spacesIn(sec.ID) {
+			if ss.Path == segs[0] {
+				return sec, ss
+			}
+		}
+	}
+	return nil, nil
 }
 
 // signSiteToken issues the site API token of a lookup.

@@ -229,6 +229,11 @@ func (s *Server) routes() {
 
 	// Site content API.
 	s.handle("POST /v1/urls/published", public, s.resolvePublishedContentByURL)
+	// urls.app links (folio: no web application; see applinks.go).
+	for _, p := range []string{"/s/{spaceId}", "/c/{collectionId}", "/o/{organizationId}"} {
+		s.handle("GET "+p, public, s.appLink)
+		s.handle("GET "+p+"/{rest...}", public, s.appLink)
+	}
 	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content", authed,
 		s.getLatestOpenAPISpecVersionContent) // OpenAPI specs come with issue 15: 404 until then
 }

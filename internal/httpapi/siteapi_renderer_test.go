@@ -288,3 +288,163 @@ func TestPublishedSiteCustomizationComplete(t *testing.T) {
 		check("overridden site space", pub.Customizations.SiteSpaces[over], "Roboto")
 	})
 }
+
+// TestAppLinks: the urls.app links of spaces and pages lead to the page on
+// a public site that publishes the space, and otherwise (unpublished,
+// unlisted, revisions, change requests, organizations) to a page saying
+// Folio has no web application. The lookup finds the published links.
+func TestAppLinks(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		home := newSpace(t, s, admin, org, "Home")
+		guide := newSpace(t, s, admin, org, "Guide")
+		importInto(t, s, admin, guide, "", "markdown", []byte("# Intro\n\nHello.\n"))
+		var sp struct {
+			Revision string
+			URLs     struct{ App string }
+		}
+		s.Do(t, admin, "GET", "/v1/spaces/"+guide, nil).WantStatus(t, 200).JSON(t, &sp)
+		var pages struct{ Pages []rendererPage }
+		s.Do(t, admin, "GET", "/v1/spaces/"+guide+"/content/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+		page := pages.Pages[0]
+		var o struct{ URLs struct{ App string } }
+		s.Do(t, admin, "GET", "/v1/orgs/"+org, nil).WantStatus(t, 200).JSON(t, &o)
+		var rev struct{ URLs struct{ App string } }
+		s.Do(t, admin, "GET", "/v1/spaces/"+guide+"/content", nil).WantStatus(t, 200).JSON(t, &rev)
+
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		get := func(u string) (int, string, string) {
+			t.Helper()
+			if !strings.HasPrefix(u, apitest.PublicURL+"/") {
+				t.Fatalf("link %q is not under the public URL", u)
+			}
+			resp, err := client.Get(s.URL + strings.TrimPrefix(u, apitest.PublicURL))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, resp.Header.Get("Location"), string(b)
+		}
+		noApp := func(u, id string) {
+			t.Helper()
+			code, loc, body := get(u)
+			if code != 200 || loc != "" || !strings.Contains(body, "no web application") || !strings.Contains(body, id) {
+				t.Fatalf("%s: %d %q %s", u, code, loc, body)
+			}
+		}
+		noApp(sp.URLs.App, guide)
+		noApp(page.URLs.App, guide)
+		noApp(o.URLs.App, org)
+
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{home, guide}})
+		base := "/v1/orgs/" + org + "/sites/" + st.ID
+		s.Do(t, admin, "POST", base+"/publish", nil).WantStatus(t, 200)
+		var prof struct {
+			Structure struct {
+				Structure []struct{ URLs struct{ Published string } }
+			}
+		}
+		s.Do(t, admin, "GET", base+"/published", nil).WantStatus(t, 200).JSON(t, &prof)
+		published := prof.Structure.Structure[1].URLs.Published
+		if code, loc, _ := get(sp.URLs.App); code != 302 || loc != published {
+			t.Fatalf("space link: %d %q, want %s", code, loc, published)
+		}
+		code, loc, _ := get(page.URLs.App)
+		if code != 302 || loc != published+"/"+page.Path {
+			t.Fatalf("page link: %d %q", code, loc)
+		}
+		if code, _, body := get(loc); code != 200 || !strings.Contains(body, "Hello.") {
+			t.Fatalf("the reader at %s: %d", loc, code)
+		}
+		if l := lookupURL(t, s, strings.Replace(loc, "http://", "https://", 1), 200); l.Space != guide || l.Pathname != page.Path {
+			t.Fatalf("lookup of %s: %+v", loc, l)
+		}
+		noApp(rev.URLs.App, guide)
+		noApp(sp.URLs.App+"/~/changes/1", guide)
+
+		// Unlisted sites are not found from a space id.
+		s.Do(t, admin, "PATCH", base, map[string]any{"visibility": "unlisted"}).WantStatus(t, 200)
+		noApp(sp.URLs.App, guide)
+	})
+}
+
+// TestLookupSectionedSiteSpaceURLs: in a site with sections, a site space
+// is found at its section's path plus its own (its urls.published), and at
+// its own path alone (as the reader serves it and urls.app links lead),
+// and the app link of its space leads to a page the reader and the lookup
+// both find.
+func TestLookupSectionedSiteSpaceURLs(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		guide := newSpace(t, s, admin, org, "Guide")
+		api := newSpace(t, s, admin, org, "API")
+		v2 := newSpace(t, s, admin, org, "Version two")
+		for _, sp := range []string{guide, api, v2} {
+			importInto(t, s, admin, sp, "", "markdown", []byte("# Intro\n\nText of "+sp+".\n"))
+		}
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{guide}})
+		base := "/v1/orgs/" + org + "/sites/" + st.ID
+		var sec struct{ ID, Path string }
+		s.Do(t, admin, "POST", base+"/sections", map[string]any{"spaceId": api, "title": "API"}).WantStatus(t, 201).JSON(t, &sec)
+		var ss struct {
+			ID, Path string
+			URLs     struct{ Published string }
+		}
+		s.Do(t, admin, "POST", base+"/site-spaces", map[string]any{"spaceId": v2, "sectionId": sec.ID}).WantStatus(t, 201)
+		s.Do(t, admin, "POST", base+"/publish", nil).WantStatus(t, 200)
+		var list struct {
+			Items []struct {
+				ID, Path string
+				Space    struct{ ID string }
+				URLs     struct{ Published string }
+			}
+		}
+		s.Do(t, admin, "GET", base+"/site-spaces", nil).WantStatus(t, 200).JSON(t, &list)
+		for _, it := range list.Items {
+			if it.Space.ID == v2 {
+				ss.ID, ss.Path, ss.URLs.Published = it.ID, it.Path, it.URLs.Published
+			}
+		}
+		siteURL := "https://folio.test/sites/" + st.ID
+		if ss.URLs.Published != apitest.PublicURL+"/sites/"+st.ID+"/"+sec.Path+"/"+ss.Path {
+			t.Fatalf("site space %+v (section %+v)", ss, sec)
+		}
+		for _, u := range []string{siteURL + "/" + sec.Path + "/" + ss.Path + "/intro", siteURL + "/" + ss.Path + "/intro"} {
+			if l := lookupURL(t, s, u, 200); l.Space != v2 || l.SiteSpace != ss.ID || l.SiteSection != sec.ID || l.Pathname != "intro" {
+				t.Fatalf("lookup of %s: %+v", u, l)
+			}
+		}
+		if l := lookupURL(t, s, siteURL+"/"+sec.Path+"/intro", 200); l.Space != api {
+			t.Fatalf("lookup of the section's default site space: %+v", l)
+		}
+		if l := lookupURL(t, s, siteURL+"/intro", 200); l.Space != guide {
+			t.Fatalf("lookup of the default section: %+v", l)
+		}
+
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := client.Get(s.URL + "/s/" + v2 + "/intro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode != 302 || !strings.HasPrefix(loc, apitest.PublicURL+"/sites/"+st.ID+"/") {
+			t.Fatalf("app link: %d %q", resp.StatusCode, loc)
+		}
+		if l := lookupURL(t, s, loc, 200); l.Space != v2 || l.Pathname != "intro" {
+			t.Fatalf("lookup of the app link's target %s: %+v", loc, l)
+		}
+		resp, err = http.Get(s.URL + strings.TrimPrefix(loc, apitest.PublicURL))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), "Text of "+v2) {
+			t.Fatalf("the reader at %s: %d", loc, resp.StatusCode)
+		}
+	})
+}
