@@ -102,7 +102,8 @@ func (a *App) ResolvePublishedURL(ctx context.Context, raw string) (out *URLLook
 				// Such a site is served at its own URL only.
 				err = errURLNotFound
 			}
-		} else {
+		} else if s, sitePath, err = proxiedSite(ctx, tx, host, path); folio.IsNotFound(err) {
+			sitePath = ""
 			s, err = store.SiteByHostname(ctx, tx, host)
 			if err == nil && s.Basename != "" {
 				sitePath = "/" + url.PathEscape(s.Basename)
@@ -136,6 +137,29 @@ func (a *App) ResolvePublishedURL(ctx context.Context, raw string) (out *URLLook
 		return err
 	})
 	return out, err
+}
+
+// maxProxyDepth bounds the path segments tried as a proxy origin's path.
+const maxProxyDepth = 8
+
+// proxiedSite finds the site behind a proxy whose origin (host and path
+// prefix, see folio.SiteUpdate's proxy) the URL is under, the longest
+// origin first, with the origin's path as the site's path.
+func proxiedSite(ctx context.Context, tx *store.Tx, host, path string) (*folio.Site, string, error) {
+	var origins []string
+	prefix := ""
+	for i, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		if seg == "" || i == maxProxyDepth {
+			break
+		}
+		prefix += "/" + seg
+		origins = append(origins, host+prefix)
+	}
+	s, err := store.SiteByProxyOrigin(ctx, tx, origins)
+	if err != nil {
+		return nil, "", err
+	}
+	return s, s.ProxyOrigin[len(host):], nil
 }
 
 func cmpErr(err, otherwise error) error {

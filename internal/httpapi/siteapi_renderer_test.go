@@ -448,3 +448,60 @@ func TestLookupSectionedSiteSpaceURLs(t *testing.T) {
 		}
 	})
 }
+
+// TestLookupProxiedSite: a site behind a proxy is found at its proxy
+// origin (host and path prefix, the longest first), and only there, with
+// canonical URLs and redirects under that origin.
+func TestLookupProxiedSite(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		guide := newSpace(t, s, admin, org, "Guide")
+		api := newSpace(t, s, admin, org, "API")
+		importInto(t, s, admin, guide, "", "markdown", []byte("# Intro\n\nHello.\n"))
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "spaces": []string{guide}})
+		deeper := newSite(t, s, admin, org, map[string]any{"title": "API", "spaces": []string{api}})
+		base := "/v1/orgs/" + org + "/sites/"
+		s.Do(t, admin, "PATCH", base+st.ID, map[string]any{"proxy": "example.com/docs"}).WantStatus(t, 200)
+		s.Do(t, admin, "PATCH", base+deeper.ID, map[string]any{"proxy": "example.com/docs/api"}).WantStatus(t, 200)
+		lookupURL(t, s, "https://example.com/docs", 404) // not published yet
+		var v struct{ URLs struct{ Published string } }
+		s.Do(t, admin, "POST", base+st.ID+"/publish", nil).WantStatus(t, 200).JSON(t, &v)
+		s.Do(t, admin, "POST", base+deeper.ID+"/publish", nil).WantStatus(t, 200)
+		if v.URLs.Published != "https://example.com/docs" {
+			t.Fatalf("published URL %q", v.URLs.Published)
+		}
+
+		l := lookupURL(t, s, "https://example.com/docs", 200)
+		if l.Site != st.ID || l.Space != guide || l.SiteBasePath != "/docs" || l.BasePath != "/docs" ||
+			l.Pathname != "" || l.CanonicalURL != "https://example.com/docs" || !l.Complete {
+			t.Fatalf("lookup of the proxy origin: %+v", l)
+		}
+		l = lookupURL(t, s, "https://example.com/docs/intro", 200)
+		if l.Pathname != "intro" || l.CanonicalURL != "https://example.com/docs/intro" {
+			t.Fatalf("lookup of a page: %+v", l)
+		}
+		s.Do(t, l.APIToken, "GET", "/v1/spaces/"+guide+"/content/path/intro", nil).WantStatus(t, 200)
+		if l = lookupURL(t, s, "https://example.com/docs/api", 200); l.Site != deeper.ID || l.SiteBasePath != "/docs/api" {
+			t.Fatalf("the longer origin: %+v", l)
+		}
+		for _, u := range []string{
+			"https://example.com/",
+			"https://example.com/doc",
+			"https://example.com/docsx/intro",
+			"https://example.com/docs/nothing",
+			"https://folio.test/sites/" + st.ID,
+		} {
+			lookupURL(t, s, u, 404)
+		}
+		var prof struct {
+			Structure struct{ Structure []struct{ ID string } }
+		}
+		s.Do(t, admin, "GET", base+st.ID+"/published", nil).WantStatus(t, 200).JSON(t, &prof)
+		s.Do(t, admin, "POST", base+st.ID+"/redirects", map[string]any{"source": "/old",
+			"destination": map[string]any{"kind": "site-space", "siteSpaceId": prof.Structure.Structure[0].ID}}).WantStatus(t, 201)
+		if l = lookupURL(t, s, "https://example.com/docs/old", 200); l.Redirect != "https://example.com/docs" {
+			t.Fatalf("redirect: %+v", l)
+		}
+	})
+}
