@@ -128,6 +128,13 @@ func TestSiteTokenRendererReads(t *testing.T) {
 		s.Do(t, admin, "GET", docByID+"?schema=old", nil).WantError(t, 400, "schema")
 		s.Do(t, admin, "GET", "/v1/spaces/"+guide+"/documents/nothex", nil).WantStatus(t, 404)
 		s.Do(t, tok, "GET", "/v1/users/"+me.ID, nil).WantStatus(t, 200)
+		// Calls of the renderer Folio does not answer: 404, which it takes
+		// as "none".
+		for _, p := range []string{revPath + "/page/" + setup.ID + "/meta-links", "/v1/spaces/" + guide + "/embed?url=https://example.com"} {
+			if r := s.DoUnchecked(t, tok, "GET", p, nil); r.Status != 404 {
+				t.Errorf("GET %s: %d, want 404", p, r.Status)
+			}
+		}
 
 		// Reusable contents: the space has none.
 		for _, who := range []string{tok, admin} {
