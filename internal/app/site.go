@@ -528,12 +528,18 @@ func defaultCustomization() map[string]any {
 }
 
 // effectiveCustomization applies the overrides over to base (an RFC 7396
-// merge) and completes the result: header links without their required
-// links or to get [] and null, footer groups without links get [], so the
-// answer has every field the reference requires (GitBook's renderer reads
-// them without checking). The rest of the defaults come from base.
+// merge, except that a favicon replaces the one it overrides) and
+// completes the result: header links without their required links or to
+// get [] and null, footer groups without links get [], so the answer has
+// every field the reference requires (GitBook's renderer reads them
+// without checking). The rest of the defaults come from base.
 func effectiveCustomization(base, over map[string]any) map[string]any {
 	doc := folio.MergePatch(base, over)
+	if fav, ok := over["favicon"].(map[string]any); ok {
+		// One of {icon}, {emoji} or {}: an override replaces, never
+		// merges into, the favicon it overrides.
+		doc["favicon"] = fav
+	}
 	fill := func(section, list string, defaults map[string]any) {
 		m, _ := doc[section].(map[string]any)
 		items, _ := m[list].([]any)

@@ -93,6 +93,27 @@ func TestSiteTokenRendererReads(t *testing.T) {
 			t.Fatalf("download URL of %s: %d %s", rev.Files[0].Name, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
 
+		// reads lists the renderer's reads of a revision of a space (its
+		// current one when revision is empty), on its first page.
+		reads := func(space, revision string) []string {
+			var v struct{ Revision string }
+			s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200).JSON(t, &v)
+			if revision == "" {
+				revision = v.Revision
+			}
+			var pages struct{ Pages []rendererPage }
+			s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+revision+"/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+			p := pages.Pages[0]
+			base := "/v1/spaces/" + space + "/revisions/" + revision
+			return []string{
+				base + "?metadata=true",
+				base + "/page/" + p.ID + "/document?evaluated=deterministic-only",
+				base + "/page/" + p.ID + "?format=markdown",
+				base + "/path/" + url.PathEscape(p.Path),
+				base + "/reusable-contents/rc1/document",
+				"/v1/spaces/" + space + "/documents/" + p.DocumentID,
+			}
+		}
 		// A page's document, by encoded path, as Markdown, and by
 		// document id.
 		var doc struct {
@@ -124,6 +145,11 @@ func TestSiteTokenRendererReads(t *testing.T) {
 				t.Fatalf("document by id %+v", d)
 			}
 		}
+		// Members read documents of any revision.
+		for _, p := range reads(guide, old.Revision)[1:2] {
+			s.Do(t, admin, "GET", p, nil).WantStatus(t, 200)
+		}
+		s.Do(t, admin, "GET", docPath, nil).WantStatus(t, 200)
 		s.Do(t, admin, "GET", docPath+"?evaluated=maybe", nil).WantError(t, 400, "evaluated")
 		s.Do(t, admin, "GET", docByID+"?schema=old", nil).WantError(t, 400, "schema")
 		s.Do(t, admin, "GET", "/v1/spaces/"+guide+"/documents/nothex", nil).WantStatus(t, 404)
@@ -155,25 +181,6 @@ func TestSiteTokenRendererReads(t *testing.T) {
 
 		// Another site's token, a space no site of the token shows, a
 		// space no site publishes, an older revision: 404.
-		reads := func(space, revision string) []string {
-			var v struct{ Revision string }
-			s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200).JSON(t, &v)
-			if revision == "" {
-				revision = v.Revision
-			}
-			var pages struct{ Pages []rendererPage }
-			s.Do(t, admin, "GET", "/v1/spaces/"+space+"/revisions/"+revision+"/pages", nil).WantStatus(t, 200).JSON(t, &pages)
-			p := pages.Pages[0]
-			base := "/v1/spaces/" + space + "/revisions/" + revision
-			return []string{
-				base + "?metadata=true",
-				base + "/page/" + p.ID + "/document?evaluated=deterministic-only",
-				base + "/page/" + p.ID + "?format=markdown",
-				base + "/path/" + url.PathEscape(p.Path),
-				base + "/reusable-contents/rc1/document",
-				"/v1/spaces/" + space + "/documents/" + p.DocumentID,
-			}
-		}
 		for _, c := range []struct {
 			name, tok string
 			paths     []string
@@ -241,7 +248,8 @@ func TestPublishedSiteCustomizationComplete(t *testing.T) {
 			"styling": map[string]any{"primaryColor": map[string]any{"light": "#112233", "dark": "#445566"}},
 			"header": map[string]any{"links": []any{map[string]any{"title": "Home",
 				"to": map[string]any{"kind": "url", "url": "https://example.com"}}}},
-			"footer": map[string]any{"groups": []any{map[string]any{"title": "More"}}},
+			"footer":  map[string]any{"groups": []any{map[string]any{"title": "More"}}},
+			"favicon": map[string]any{"icon": map[string]any{"light": "https://example.com/l.png", "dark": "https://example.com/d.png"}},
 		}).WantStatus(t, 200)
 		s.Do(t, admin, "POST", base+"/publish", nil).WantStatus(t, 200)
 		var prof struct {
@@ -249,7 +257,7 @@ func TestPublishedSiteCustomizationComplete(t *testing.T) {
 		}
 		s.Do(t, admin, "GET", base+"/published", nil).WantStatus(t, 200).JSON(t, &prof)
 		over := prof.Structure.Structure[1].ID
-		s.Do(t, admin, "PATCH", base+"/site-spaces/"+over+"/customization", `{"styling":{"font":"Roboto"}}`).WantStatus(t, 200)
+		s.Do(t, admin, "PATCH", base+"/site-spaces/"+over+"/customization", `{"styling":{"font":"Roboto"},"favicon":{"emoji":"1f4d8"}}`).WantStatus(t, 200)
 
 		tok := lookupURL(t, s, "https://folio.test/sites/"+st.ID, 200).APIToken
 		var pub struct {
@@ -293,6 +301,9 @@ func TestPublishedSiteCustomizationComplete(t *testing.T) {
 		}
 		check("default site space", pub.Customizations.SiteSpaces[prof.Structure.Structure[0].ID], "Inter")
 		check("overridden site space", pub.Customizations.SiteSpaces[over], "Roboto")
+		if fav := pub.Customizations.SiteSpaces[over]["favicon"].(map[string]any); len(fav) != 1 || fav["emoji"] != "1f4d8" {
+			t.Errorf("overridden favicon %v", fav)
+		}
 	})
 }
 
