@@ -78,9 +78,16 @@ func (c userCache) load(ctx context.Context, tx *store.Tx, ids []folio.ID) error
 	return nil
 }
 
+var errChangeRequestHidden = folio.Errorf(folio.NotFound, "change request not found")
+
 // changeRequest loads a change request of a space the caller may view, by
 // id or number.
 func changeRequest(ctx context.Context, tx *store.Tx, caller folio.Caller, spaceID folio.ID, ref string) (*folio.SpaceView, *folio.ChangeRequest, error) {
+	if caller.Site != nil {
+		// A site token reads what its site publishes; a change request is
+		// an unmerged draft, never published (docs/renderer.md).
+		return nil, nil, errChangeRequestHidden
+	}
 	sv, _, err := space(ctx, tx, caller, spaceID)
 	if err != nil {
 		return nil, nil, err

@@ -63,7 +63,7 @@ func (a *App) ReaderSite(ctx context.Context, id folio.ID, hostname, shareKey st
 		}
 		overs, err := store.SiteSpaceCustomizations(ctx, tx, s.ID)
 		for sid, over := range overs {
-			out.Customizations[sid] = folio.MergePatch(out.Customization, over)
+			out.Customizations[sid] = effectiveCustomization(out.Customization, over)
 		}
 		return err
 	})

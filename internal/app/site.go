@@ -527,13 +527,46 @@ func defaultCustomization() map[string]any {
 	return m
 }
 
+// effectiveCustomization applies the overrides over to base (an RFC 7396
+// merge, except that a favicon replaces the one it overrides) and
+// completes the result: header links without their required links or to
+// get [] and null, footer groups without links get [], so the answer has
+// every field the reference requires (GitBook's renderer reads them
+// without checking). The rest of the defaults come from base.
+func effectiveCustomization(base, over map[string]any) map[string]any {
+	doc := folio.MergePatch(base, over)
+	if fav, ok := over["favicon"].(map[string]any); ok {
+		// One of {icon}, {emoji} or {}: an override replaces, never
+		// merges into, the favicon it overrides.
+		doc["favicon"] = fav
+	}
+	fill := func(section, list string, defaults map[string]any) {
+		m, _ := doc[section].(map[string]any)
+		items, _ := m[list].([]any)
+		for _, it := range items {
+			item, ok := it.(map[string]any)
+			if !ok {
+				continue
+			}
+			for k, v := range defaults {
+				if _, ok := item[k]; !ok {
+					item[k] = v
+				}
+			}
+		}
+	}
+	fill("header", "links", map[string]any{"links": []any{}, "to": nil})
+	fill("footer", "groups", map[string]any{"links": []any{}})
+	return doc
+}
+
 // siteCustomization returns the effective customization of a site.
 func siteCustomization(ctx context.Context, tx *store.Tx, siteID folio.ID) (map[string]any, error) {
 	doc, err := store.SiteCustomization(ctx, tx, siteID)
 	if err != nil {
 		return nil, err
 	}
-	return folio.MergePatch(defaultCustomization(), doc), nil
+	return effectiveCustomization(defaultCustomization(), doc), nil
 }
 
 func checkCustomizationSize(doc map[string]any) error {
@@ -575,7 +608,7 @@ func (a *App) UpdateSiteCustomization(ctx context.Context, caller folio.Caller, 
 		if err := store.SetSiteCustomization(ctx, tx, siteID, in); err != nil {
 			return err
 		}
-		doc = folio.MergePatch(defaultCustomization(), in)
+		doc = effectiveCustomization(defaultCustomization(), in)
 		return nil
 	})
 	return doc, err
@@ -601,7 +634,7 @@ func (a *App) GetSiteSpaceCustomization(ctx context.Context, caller folio.Caller
 			return err
 		}
 		over, err := store.SiteSpaceCustomization(ctx, tx, id)
-		doc = folio.MergePatch(base, over)
+		doc = effectiveCustomization(base, over)
 		return err
 	})
 	return doc, err
@@ -632,7 +665,7 @@ func (a *App) OverrideSiteSpaceCustomization(ctx context.Context, caller folio.C
 			return err
 		}
 		base, err := siteCustomization(ctx, tx, siteID)
-		doc = folio.MergePatch(base, over)
+		doc = effectiveCustomization(base, over)
 		return err
 	})
 	return doc, err
@@ -657,7 +690,7 @@ type PublishedSite struct {
 	Site           *folio.SiteView
 	Structure      *folio.SiteStructure // sections, or site spaces without them
 	Customization  map[string]any
-	Customizations map[folio.ID]map[string]any // per site space with overrides
+	Customizations map[folio.ID]map[string]any // effective settings of each site space of Structure
 }
 
 // GetPublishedSite returns the published profile of a site for its
@@ -681,10 +714,19 @@ func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, 
 			return err
 		}
 		overs, err := store.SiteSpaceCustomizations(ctx, tx, siteID)
-		for id, over := range overs {
-			out.Customizations[id] = folio.MergePatch(out.Customization, over)
+		if err != nil {
+			return err
 		}
-		return err
+		// Every site space of the structure has its effective settings,
+		// complete (GitBook's renderer reads them by site space); those
+		// left out of the structure are not named.
+		for _, ss := range PublishedSiteSpaces(out.Structure) {
+			out.Customizations[ss.ID] = out.Customization
+			if over, ok := overs[ss.ID]; ok {
+				out.Customizations[ss.ID] = effectiveCustomization(out.Customization, over)
+			}
+		}
+		return nil
 	})
 	return out, err
 }

@@ -102,7 +102,8 @@ func (a *App) ResolvePublishedURL(ctx context.Context, raw string) (out *URLLook
 				// Such a site is served at its own URL only.
 				err = errURLNotFound
 			}
-		} else {
+		} else if s, sitePath, err = proxiedSite(ctx, tx, host, path); folio.IsNotFound(err) {
+			sitePath = ""
 			s, err = store.SiteByHostname(ctx, tx, host)
 			if err == nil && s.Basename != "" {
 				sitePath = "/" + url.PathEscape(s.Basename)
@@ -136,6 +137,29 @@ func (a *App) ResolvePublishedURL(ctx context.Context, raw string) (out *URLLook
 		return err
 	})
 	return out, err
+}
+
+// maxProxyDepth bounds the path segments tried as a proxy origin's path.
+const maxProxyDepth = 8
+
+// proxiedSite finds the site behind a proxy whose origin (host and path
+// prefix, see folio.SiteUpdate's proxy) the URL is under, the longest
+// origin first, with the origin's path as the site's path.
+func proxiedSite(ctx context.Context, tx *store.Tx, host, path string) (*folio.Site, string, error) {
+	var origins []string
+	prefix := ""
+	for i, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		if seg == "" || i == maxProxyDepth {
+			break
+		}
+		prefix += "/" + seg
+		origins = append(origins, host+prefix)
+	}
+	s, err := store.SiteByProxyOrigin(ctx, tx, origins)
+	if err != nil {
+		return nil, "", err
+	}
+	return s, s.ProxyOrigin[len(host):], nil
 }
 
 func cmpErr(err, otherwise error) error {
@@ -192,6 +216,7 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 	}
 	out := &URLLookup{Site: s, SiteBasePath: sitePath, BasePath: sitePath}
 	section := folio.ID("")
+	var byPath *folio.SiteSpace // a site space named by its path alone
 	if len(t.sections) > 0 {
 		var def, match *folio.SiteSection
 		for _, sec := range t.sections {
@@ -205,6 +230,10 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 		if match != nil {
 			segs = segs[1:]
 			out.BasePath += "/" + url.PathEscape(match.Path)
+		} else if sec, x := siteSpaceByPath(t, segs, def); x != nil {
+			// {siteSpacePath} without its section's path, as the reader
+			// serves it: the section holding that site space.
+			match, byPath = sec, x
 		} else {
 			match = def
 		}
@@ -221,6 +250,9 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 		if len(segs) > 0 && !x.Default && x.Path == segs[0] {
 			ss = x
 		}
+	}
+	if ss == nil {
+		ss = byPath
 	}
 	if ss != nil {
 		segs = segs[1:]
@@ -258,6 +290,27 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 		}
 	}
 	return out, nil
+}
+
+// siteSpaceByPath finds a site space of a sectioned site whose path is the
+// first segment, for URLs without the section's path (the reader's form),
+// with its section: the default section first, then the others in order.
+func siteSpaceByPath(t *siteTree, segs []string, def *folio.SiteSection) (*folio.SiteSection, *folio.SiteSpace) {
+	if len(segs) == 0 {
+		return nil, nil
+	}
+	secs := t.sections
+	if def != nil {
+		secs = append([]*folio.SiteSection{def}, secs...)
+	}
+	for _, sec := range secs {
+		for _, ss := range t.spacesIn(sec.ID) {
+			if ss.Path == segs[0] {
+				return sec, ss
+			}
+		}
+	}
+	return nil, nil
 }
 
 // signSiteToken issues the site API token of a lookup.

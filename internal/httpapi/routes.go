@@ -85,6 +85,10 @@ func (s *Server) routes() {
 		s.handle("GET "+base+"/files", authed, s.listFiles)
 		s.handle("GET "+base+"/files/{fileId}", authed, s.getFile)
 	}
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", authed, s.getPageDocument)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", authed,
+		s.getReusableContentDocument)
+	s.handle("GET /v1/spaces/{spaceId}/documents/{documentId}", authed, s.getDocument)
 	s.handle("GET /v1/files/{hash}", public, s.downloadFile) // folio: signed download URLs
 	s.handle("POST /v1/spaces/{spaceId}/content/import", authed, s.importContent)
 	s.handle("POST /v1/spaces/{spaceId}/content/page/{pageId}/import", authed, s.importContent)
@@ -226,4 +230,11 @@ func (s *Server) routes() {
 
 	// Site content API.
 	s.handle("POST /v1/urls/published", public, s.resolvePublishedContentByURL)
+	// urls.app links (folio: no web application; see applinks.go).
+	for _, p := range []string{"/s/{spaceId}", "/c/{collectionId}", "/o/{organizationId}"} {
+		s.handle("GET "+p, public, s.appLink)
+		s.handle("GET "+p+"/{rest...}", public, s.appLink)
+	}
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content", authed,
+		s.getLatestOpenAPISpecVersionContent) // OpenAPI specs come with issue 15: 404 until then
 }

@@ -31,6 +31,25 @@ var siteRoutes = map[string]bool{
 	"GET /v1/users/{userId}":                                             true,
 }
 
+// siteRoutesForRenderer are further reads of GitBook's renderer that a site
+// token may call; the app checks each against the token's site: the
+// space's current published revision only, change requests never
+// (404), OpenAPI specifications of the site's organization (404 until
+// they exist).
+var siteRoutesForRenderer = []string{
+	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document",
+	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document",
+	"GET /v1/spaces/{spaceId}/documents/{documentId}",
+	"GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}",
+	"GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content",
+}
+
+func init() {
+	for _, p := range siteRoutesForRenderer {
+		siteRoutes[p] = true
+	}
+}
+
 // siteRouteAllowed refuses a site API token on any route outside siteRoutes.
 func siteRouteAllowed(c folio.Caller, r *http.Request) error {
 	if c.Site == nil || siteRoutes[r.Pattern] {

@@ -31,3 +31,22 @@ func SiteByHostname(ctx context.Context, t *Tx, hostname string) (*folio.Site, e
 	}
 	return &s, nil
 }
+
+// SiteByProxyOrigin returns the site served behind a proxy at the longest
+// of origins (each a host and a path, as sites' proxy origins are), the
+// published one first and then the oldest when several claim it; NotFound
+// when none does.
+func SiteByProxyOrigin(ctx context.Context, t *Tx, origins []string) (*folio.Site, error) {
+	if len(origins) == 0 {
+		return nil, folio.Errorf(folio.NotFound, "site not found")
+	}
+	var s folio.Site
+	in, args := inList(t, origins)
+	err := t.one(ctx, `SELECT `+siteColumns+` FROM sites st WHERE st.proxy_origin IN `+in+`
+		ORDER BY LENGTH(st.proxy_origin) DESC, st.published DESC, st.created_at, st.id LIMIT 1`,
+		args, func(r *sql.Rows) error { return scanSite(r, &s) })
+	if err != nil {
+		return nil, notFound(err, "get site by proxy origin", "site not found")
+	}
+	return &s, nil
+}
