@@ -56,6 +56,10 @@ type App struct {
 	fetchTimeout time.Duration
 	trees        *lru[content.Hash, *revTree]
 	docs         *lru[content.Hash, []byte]
+	// printer makes PDFs of print pages (print.go); nil until SetPrinter.
+	printer Printer
+	// printing holds a slot per PDF being printed on this server.
+	printing chan struct{}
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -92,7 +96,8 @@ func New(cfg Config) *App {
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
 		fetchTimeout: cfg.ImportFetchTimeout,
 		trees:        newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) })}
+		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
+		printing:     make(chan struct{}, maxConcurrentPrints)}
 }
 
 // DB returns the store, for health checks.
@@ -104,5 +109,6 @@ func (a *App) JobHandlers() map[string]func(context.Context, string) error {
 	return map[string]func(context.Context, string) error{
 		folio.JobPurgeSpace:    a.PurgeSpace,
 		folio.JobImportContent: a.ImportContentJob,
+		folio.JobPrintPDF:      a.PrintPDFJob,
 	}
 }

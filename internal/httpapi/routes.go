@@ -86,6 +86,9 @@ func (s *Server) routes() {
 		s.handle("GET "+base+"/files/{fileId}", authed, s.getFile)
 	}
 	s.handle("GET /v1/files/{hash}", public, s.downloadFile) // folio: signed download URLs
+	s.handle("GET /v1/spaces/{spaceId}/pdf", authed, s.getSpacePDF)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", authed, s.getChangeRequestPDF)
+	s.handle("GET /v1/print/spaces/{spaceId}/revisions/{revisionId}", public, s.printPage) // folio: signed print URLs (docs/pdf.md)
 	s.handle("POST /v1/spaces/{spaceId}/content/import", authed, s.importContent)
 	s.handle("POST /v1/spaces/{spaceId}/content/page/{pageId}/import", authed, s.importContent)
 	s.handle("POST /v1/spaces/{spaceId}/content/template", authed, s.applyTemplate)
