@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/foliodocs/folio"
@@ -56,8 +57,8 @@ type App struct {
 	fetchTimeout time.Duration
 	trees        *lru[content.Hash, *revTree]
 	docs         *lru[content.Hash, []byte]
-	// printer makes PDFs of print pages (print.go); nil until SetPrinter.
-	printer Printer
+	// printer makes PDFs of print pages (print.go); empty until SetPrinter.
+	printer atomic.Pointer[printerRef]
 	// printing holds a slot per PDF being printed on this server.
 	printing chan struct{}
 }

@@ -57,7 +57,17 @@ type Printer interface {
 
 // SetPrinter sets the printer of PDFs; call it before serving requests.
 // Without one, PDF requests answer that printing is unavailable.
-func (a *App) SetPrinter(p Printer) { a.printer = p }
+func (a *App) SetPrinter(p Printer) { a.printer.Store(&printerRef{p}) }
+
+type printerRef struct{ Printer }
+
+// thePrinter returns the printer set, or nil.
+func (a *App) thePrinter() Printer {
+	if r := a.printer.Load(); r != nil {
+		return r.Printer
+	}
+	return nil
+}
 
 // PrintTarget names what a print URL shows: a revision of a space, seen
 // through a change request or not, whole or from one page.
@@ -348,10 +358,11 @@ func (a *App) RequestPDF(ctx context.Context, t PrintTarget) (*PDF, error) {
 // printerAvailable is nil when this server can print PDFs, else an
 // Unavailable error that says why.
 func (a *App) printerAvailable() error {
-	if a.printer == nil {
+	p := a.thePrinter()
+	if p == nil {
 		return folio.Errorf(folio.Unavailable, "PDF export is not available: this server has no PDF printer")
 	}
-	if err := a.printer.Available(); err != nil {
+	if err := p.Available(); err != nil {
 		return folio.Errorf(folio.Unavailable, "PDF export is not available: %v; the print page (the same URL without format=pdf) still works", err)
 	}
 	return nil
@@ -444,7 +455,7 @@ func (a *App) printAndStore(ctx context.Context, t PrintTarget) (int64, error) {
 	case <-ctx.Done():
 		return 0, folio.Errorf(folio.Unavailable, "timed out waiting for the PDF printer")
 	}
-	b, err := a.printer.Print(ctx, t)
+	b, err := a.thePrinter().Print(ctx, t)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, folio.Errorf(folio.Unavailable, "printing took longer than %s", PrintTimeout)
