@@ -1,10 +1,7 @@
 package httpapi
 
 import (
-	"errors"
 	"html/template"
-	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -112,18 +109,7 @@ func (s *Server) printPDF(w http.ResponseWriter, r *http.Request, t app.PrintTar
 		return nil
 	}
 	defer p.Reader.Close()
-	h.Set("Content-Type", "application/pdf")
-	h.Set("Content-Length", strconv.FormatInt(p.Size, 10))
-	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": p.Name}))
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
-	h.Set("Cache-Control", "private, max-age=3600, immutable")
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		if _, err := io.Copy(w, p.Reader); err != nil && !errors.Is(err, r.Context().Err()) {
-			s.logger.Warn("send pdf", "error", err.Error())
-		}
-	}
+	sendBlob(w, r, p.Reader, "application/pdf", p.Name, p.Size, "default-src 'none'; sandbox")
 	return nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,43 +16,10 @@ import (
 	"github.com/foliodocs/folio/internal/apitest"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/browser"
+	"github.com/foliodocs/folio/internal/browser/browsertest"
 	"github.com/foliodocs/folio/internal/pdf"
 	"github.com/foliodocs/folio/internal/store"
 )
-
-var pdfToolsNotice sync.Once
-
-// needPDFTools skips a test that needs Chromium and poppler-utils when
-// they are missing, visibly, outside CI; in CI (CI set) it fails, since
-// .ci/run installs them.
-func needPDFTools(t *testing.T) {
-	t.Helper()
-	_, err := browser.Path()
-	if err == nil {
-		for _, tool := range []string{"pdftotext", "pdfinfo", "pdffonts"} {
-			if _, lerr := exec.LookPath(tool); lerr != nil {
-				err = fmt.Errorf("%s is not installed (Debian's poppler-utils)", tool)
-				break
-			}
-		}
-	}
-	if err == nil {
-		return
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("PDF tests are required in CI: %v", err)
-	}
-	pdfToolsNotice.Do(func() {
-		msg := "folio tests: PDF tests SKIPPED: " + err.Error() + "\n"
-		if tty, terr := os.OpenFile("/dev/tty", os.O_WRONLY, 0); terr == nil {
-			tty.WriteString(msg)
-			tty.Close()
-			return
-		}
-		os.Stderr.WriteString(msg)
-	})
-	t.Skipf("PDF test skipped: %v", err)
-}
 
 // pdfJobs counts the PDF jobs ever started.
 func pdfJobs(t *testing.T, s *apitest.Server) int {
@@ -100,7 +66,7 @@ func run(t *testing.T, name string, args ...string) string {
 // an outline. The PDF is made once per revision: asking again reuses it,
 // and a new revision makes a new one.
 func TestPrintPDF(t *testing.T) {
-	needPDFTools(t)
+	browsertest.Need(t, "pdftotext", "pdfinfo", "pdffonts", "pdfimages") // Debian's poppler-utils
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, admin := s.Org(t)
 		space, _ := printSpace(t, s, admin, org, "Handbook")
