@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -151,8 +154,16 @@ func TestPrintPDF(t *testing.T) {
 			t.Fatalf("%d PDF jobs after a second URL for the same revision, want 1", n)
 		}
 
-		// A new revision makes a new PDF.
-		importInto(t, s, admin, space, "", "markdown", []byte("# Appendix added later\n\nMore.\n"))
+		// A new revision makes a new PDF. Its image on another server is
+		// not fetched: Chromium reaches nothing but the print.
+		var hits atomic.Int32
+		tracker := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(tinyPNG())
+		}))
+		defer tracker.Close()
+		importInto(t, s, admin, space, "", "markdown", []byte("# Appendix added later\n\nMore.\n\n![remote]("+tracker.URL+"/tracker.png)\n"))
 		next := printPath(t, s, admin, "/v1/spaces/"+space+"/pdf") + "&format=pdf"
 		if next == path {
 			t.Fatal("same print URL after a new revision")
@@ -168,6 +179,12 @@ func TestPrintPDF(t *testing.T) {
 		}
 		if text := run(t, "pdftotext", file2, "-"); !strings.Contains(text, "Appendix added later") {
 			t.Errorf("the new revision's PDF lacks its new page")
+		}
+		if page := s.Do(t, "", "GET", strings.TrimSuffix(next, "&format=pdf"), nil).WantStatus(t, 200); !strings.Contains(string(page.Body), tracker.URL) {
+			t.Fatalf("the print page does not show the remote image")
+		}
+		if n := hits.Load(); n != 0 {
+			t.Errorf("Chromium fetched a remote image %d times", n)
 		}
 
 		// A job whose server stopped before it finished is run by the
