@@ -176,14 +176,17 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request) error {
 }
 
 // sendBlob answers the bytes of a blob to the holder of a signed URL:
-// shown inline under its file name, never sniffed, cached privately.
+// shown inline under its file name, never sniffed, cached privately, with
+// csp as its Content-Security-Policy unless empty.
 func sendBlob(w http.ResponseWriter, r *http.Request, body io.Reader, contentType, name string, size int64, csp string) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
 	h.Set("Content-Length", strconv.FormatInt(size, 10))
 	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": name}))
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", csp)
+	if csp != "" {
+		h.Set("Content-Security-Policy", csp)
+	}
 	h.Set("Cache-Control", "private, max-age=3600, immutable")
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {

@@ -280,7 +280,12 @@ func TestPrintPDFFailure(t *testing.T) {
 			t.Fatalf("%d PDF jobs, want 1", n)
 		}
 		s.Clock.Advance(time.Minute)
-		s.Do(t, "", "GET", path, nil).WantStatus(t, 202)
+		// A browser gets a page that names the last failure and reloads.
+		page := s.DoRaw(t, "", "GET", path, http.Header{"Accept": {"text/html"}}, nil).WantStatus(t, 202)
+		if b := string(page.Body); !strings.Contains(b, "The last attempt to generate the PDF failed") ||
+			!strings.Contains(b, `http-equiv="refresh"`) || page.Header.Get("Retry-After") == "" {
+			t.Errorf("202 page for a browser: %s", b)
+		}
 		if n := pdfJobs(t, s); n != 2 {
 			t.Fatalf("%d PDF jobs after the retry, want 2", n)
 		}
