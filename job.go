@@ -51,6 +51,11 @@ const (
 	// starts it runs it at once and holds its lease; the job runner runs it
 	// again only if that server stopped before it finished.
 	JobImportContent = "import-content"
+	// JobPrintPDF prints a revision (or part of it) to PDF with headless
+	// Chromium and stores it in the blob store. The request that first
+	// asks for the PDF starts it and holds its lease, as imports do.
+	// Payload: the print target (space, revision, change request, page).
+	JobPrintPDF = "print-pdf"
 )
 
 // SpaceRetention is how long a deleted space can be restored.

@@ -16,6 +16,7 @@ import (
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/httpapi"
 	"github.com/foliodocs/folio/internal/jobs"
+	"github.com/foliodocs/folio/internal/pdf"
 	"github.com/foliodocs/folio/internal/reader"
 )
 
@@ -28,6 +29,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	var (
 		sf                                    storeFlags
 		addr, publicURL, logLevel, adminEmail string
+		pdfPaper                              string
 		accessLog, importPrivate              bool
 		maxBody                               int64
 		bodyTimeout                           time.Duration
@@ -46,6 +48,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"email of the first admin created on an empty database (FOLIO_ADMIN_EMAIL)")
 	fs.BoolVar(&importPrivate, "import-allow-private", e.boolean("FOLIO_IMPORT_ALLOW_PRIVATE", false),
 		"let content imports fetch URLs on loopback and private networks (FOLIO_IMPORT_ALLOW_PRIVATE)")
+	fs.StringVar(&pdfPaper, "pdf-paper", e.str("FOLIO_PDF_PAPER", "a4"),
+		"paper size of PDF exports: a4 or letter (FOLIO_PDF_PAPER); PDFs need Chromium (FOLIO_CHROMIUM, docs/pdf.md)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
@@ -77,6 +81,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	defer files.Close()
 	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL, Blobs: files,
 		HTTPClient: app.NewImportClient(importPrivate)})
+	printer, err := pdf.New(a, publicURL, pdfPaper)
+	if err != nil {
+		return fmt.Errorf("--pdf-paper: %w", err)
+	}
+	a.SetPrinter(printer)
+	if err := printer.Available(); err != nil {
+		logger.Warn("PDF export unavailable; print pages still work", "reason", err.Error())
+	}
 
 	// On an empty database, create the first admin. Several servers starting
 	// together agree on one through the store, and the others carry on.

@@ -29,6 +29,7 @@ import (
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/httpapi"
 	"github.com/foliodocs/folio/internal/jobs"
+	"github.com/foliodocs/folio/internal/pdf"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/store/storetest"
 )
@@ -89,6 +90,11 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	t.Cleanup(func() { files.Close() })
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
 		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout})
+	printer, err := pdf.New(a, PublicURL, "a4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetPrinter(printer)
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: PublicURL})
 	s.Handler = h

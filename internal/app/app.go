@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/foliodocs/folio"
@@ -56,6 +57,10 @@ type App struct {
 	fetchTimeout time.Duration
 	trees        *lru[content.Hash, *revTree]
 	docs         *lru[content.Hash, []byte]
+	// printer makes PDFs of print pages (print.go); empty until SetPrinter.
+	printer atomic.Pointer[printerRef]
+	// printing holds a slot per PDF being printed on this server.
+	printing chan struct{}
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -92,7 +97,8 @@ func New(cfg Config) *App {
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
 		fetchTimeout: cfg.ImportFetchTimeout,
 		trees:        newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) })}
+		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
+		printing:     make(chan struct{}, maxConcurrentPrints)}
 }
 
 // DB returns the store, for health checks.
@@ -110,5 +116,6 @@ func (a *App) JobHandlers() map[string]func(context.Context, string) error {
 	return map[string]func(context.Context, string) error{
 		folio.JobPurgeSpace:    a.PurgeSpace,
 		folio.JobImportContent: a.ImportContentJob,
+		folio.JobPrintPDF:      a.PrintPDFJob,
 	}
 }

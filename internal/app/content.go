@@ -360,8 +360,20 @@ func (a *App) fileURLs(ctx context.Context) (fileURLs, error) {
 }
 
 func (u fileURLs) sign(hash, name, contentType string, expires int64) string {
+	return u.mac(hash, name, contentType, strconv.FormatInt(expires, 10))
+}
+
+// mac signs the fields of a URL, one per line. Download URLs sign four
+// fields starting with a content hash; other signed URLs (print.go) start
+// with a word naming their kind, so no URL's signature fits another kind.
+func (u fileURLs) mac(fields ...string) string {
 	m := hmac.New(sha256.New, u.key)
-	fmt.Fprintf(m, "%s\n%s\n%s\n%d", hash, name, contentType, expires)
+	for i, f := range fields {
+		if i > 0 {
+			m.Write([]byte{'\n'})
+		}
+		m.Write([]byte(f))
+	}
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 

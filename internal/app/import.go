@@ -197,10 +197,10 @@ func (a *App) recordJob(ctx context.Context, id folio.ID, jobErr error) {
 		return store.FailJob(ctx, tx, id, jobErr.Error(), tx.Now, true)
 	})
 	if err != nil {
-		a.logger.Error("record import job", "job", id, "error", err.Error())
+		a.logger.Error("record job", "job", id, "error", err.Error())
 	}
 	if jobErr != nil && folio.KindOf(jobErr) == folio.Internal {
-		a.logger.Error("import failed", "job", id, "error", jobErr.Error())
+		a.logger.Error("job failed", "job", id, "error", jobErr.Error())
 	}
 }
 

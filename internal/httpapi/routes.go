@@ -90,6 +90,9 @@ func (s *Server) routes() {
 		s.getReusableContentDocument)
 	s.handle("GET /v1/spaces/{spaceId}/documents/{documentId}", authed, s.getDocument)
 	s.handle("GET /v1/files/{hash}", public, s.downloadFile) // folio: signed download URLs
+	s.handle("GET /v1/spaces/{spaceId}/pdf", authed, s.getSpacePDF)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", authed, s.getChangeRequestPDF)
+	s.handle("GET /v1/print/spaces/{spaceId}/revisions/{revisionId}", public, s.printPage) // folio: signed print URLs (docs/pdf.md)
 	s.handle("POST /v1/spaces/{spaceId}/content/import", authed, s.importContent)
 	s.handle("POST /v1/spaces/{spaceId}/content/page/{pageId}/import", authed, s.importContent)
 	s.handle("POST /v1/spaces/{spaceId}/content/template", authed, s.applyTemplate)

@@ -5,7 +5,9 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -20,21 +22,7 @@ var notice sync.Once
 // minute so that a stuck page fails the test instead of hanging it.
 func New(t testing.TB) context.Context {
 	t.Helper()
-	if _, err := browser.Path(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("browser tests are required in CI: %v", err)
-		}
-		notice.Do(func() {
-			msg := "folio tests: browser tests SKIPPED: " + err.Error() + "\n"
-			if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-				tty.WriteString(msg)
-				tty.Close()
-				return
-			}
-			os.Stderr.WriteString(msg)
-		})
-		t.Skipf("browser test skipped: %v", err)
-	}
+	Need(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	bctx, stop, err := browser.Start(ctx)
 	if err != nil {
@@ -43,4 +31,35 @@ func New(t testing.TB) context.Context {
 	}
 	t.Cleanup(func() { stop(); cancel() })
 	return bctx
+}
+
+// Need skips (outside CI) or fails (in CI) a test unless Chromium and
+// the named commands (pdftotext, ...) are installed.
+func Need(t testing.TB, commands ...string) {
+	t.Helper()
+	_, err := browser.Path()
+	for _, c := range commands {
+		if err != nil {
+			break
+		}
+		if _, lerr := exec.LookPath(c); lerr != nil {
+			err = fmt.Errorf("%s is not installed", c)
+		}
+	}
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("browser tests are required in CI: %v", err)
+	}
+	notice.Do(func() {
+		msg := "folio tests: browser tests SKIPPED: " + err.Error() + "\n"
+		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+			tty.WriteString(msg)
+			tty.Close()
+			return
+		}
+		os.Stderr.WriteString(msg)
+	})
+	t.Skipf("browser test skipped: %v", err)
 }
