@@ -10,6 +10,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
 	"gocloud.dev/blob"
 )
@@ -33,6 +34,10 @@ type Config struct {
 	// ImportFetchTimeout bounds fetching an imported URL, body included; 0
 	// selects DefaultImportFetchTimeout.
 	ImportFetchTimeout time.Duration
+	// Sealer encrypts the secrets kept in the database (site visitor keys)
+	// with the server key; nil when the server has none, and then the
+	// operations that need one answer Unavailable.
+	Sealer *seal.Sealer
 }
 
 // DefaultTokenCacheTTL bounds how long a token revoked through another
@@ -56,6 +61,7 @@ type App struct {
 	fetchTimeout time.Duration
 	trees        *lru[content.Hash, *revTree]
 	docs         *lru[content.Hash, []byte]
+	sealer       *seal.Sealer
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -90,9 +96,9 @@ func New(cfg Config) *App {
 	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
-		fetchTimeout: cfg.ImportFetchTimeout,
-		trees:        newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) })}
+		fetchTimeout: cfg.ImportFetchTimeout, sealer: cfg.Sealer,
+		trees: newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
+		docs:  newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) })}
 }
 
 // DB returns the store, for health checks.
