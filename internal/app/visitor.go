@@ -54,11 +54,18 @@ type visitorAccess struct {
 // one the answer is a *VisitorAuthError. On other sites a token that does
 // not verify is ignored (the visitor has only unsigned claims).
 func (a *App) checkVisitor(ctx context.Context, tx *store.Tx, s *folio.Site, v Visitor) (visitorAccess, error) {
-	var out visitorAccess
-	var signed map[string]any
-	auth, err := store.GetSitePublishingAuth(ctx, tx, s.ID)
-	if err != nil && !folio.IsNotFound(err) {
-		return out, err
+	var (
+		out    visitorAccess
+		signed map[string]any
+		auth   *folio.SitePublishingAuth
+	)
+	// Most requests bring no token to a site that needs none: no query.
+	if v.Token != "" || s.Visibility == folio.VisibilityVisitorAuth {
+		var err error
+		auth, err = store.GetSitePublishingAuth(ctx, tx, s.ID)
+		if err != nil && !folio.IsNotFound(err) {
+			return out, err
+		}
 	}
 	if v.Token != "" && auth != nil {
 		key, err := a.openVisitorKey(auth)

@@ -25,6 +25,7 @@ var forbidden = map[string][]string{
 	"internal/importer":  {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/templates": {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/reader":    {"internal/store", "internal/httpapi", "internal/jobs"},
+	"internal/seal":      {"internal/"}, // standard library only
 }
 
 func TestImportRules(t *testing.T) {

@@ -161,6 +161,9 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, q *request, err e
 			"This site is only open to authenticated visitors: open it through the link your sign-in gave you.")
 	case folio.IsNotFound(err):
 		h.status(w, r, q, http.StatusNotFound, "Page not found", "There is no page at this address.")
+	case folio.KindOf(err) == folio.Unavailable:
+		h.logger.Warn("reader", "path", r.URL.Path, "error", err)
+		h.status(w, r, q, http.StatusServiceUnavailable, "Unavailable", "This site cannot be shown right now.")
 	default:
 		h.logger.Error("reader", "path", r.URL.Path, "error", err)
 		h.status(w, r, q, http.StatusInternalServerError, "Something went wrong", "The page could not be shown.")
