@@ -69,11 +69,17 @@ func (a *App) checkVisitor(ctx context.Context, tx *store.Tx, s *folio.Site, v V
 	}
 	if v.Token != "" && auth != nil {
 		key, err := a.openVisitorKey(auth)
-		if err != nil {
+		switch {
+		case errors.Is(err, errKeyNotOpened):
+			// Sealed with another server key: no token can verify until
+			// the key is regenerated.
+			a.logger.Error("visitor key", "site", s.ID, "error", err)
+		case err != nil:
 			return out, err
-		}
-		if signed = a.verifyVisitorToken(key, v.Token); signed != nil {
-			out.keyID = auth.KeyID
+		default:
+			if signed = a.verifyVisitorToken(key, v.Token); signed != nil {
+				out.keyID = auth.KeyID
+			}
 		}
 	}
 	if s.Visibility == folio.VisibilityVisitorAuth && signed == nil {
@@ -281,11 +287,19 @@ func sealContext(a *folio.SitePublishingAuth) string {
 	return "site-visitor-key:" + a.SiteID + ":" + a.KeyID
 }
 
+// errKeyNotOpened answers a visitor key sealed with another server key
+// (the operator changed FOLIO_SECRET_KEY): regenerating it is the way out.
+var errKeyNotOpened = folio.Errorf(folio.Conflict,
+	"the site's visitor key was sealed with another server key and cannot be read: regenerate it")
+
 // openVisitorKey opens the sealed key of a site's visitor authentication.
 func (a *App) openVisitorKey(auth *folio.SitePublishingAuth) (string, error) {
 	b, err := a.sealer.Open(auth.SealedKey, sealContext(auth))
 	if errors.Is(err, seal.ErrNoKey) {
 		return "", errNoServerKey
+	}
+	if errors.Is(err, seal.ErrOpen) {
+		return "", errKeyNotOpened
 	}
 	if err != nil {
 		return "", fmt.Errorf("open the visitor key of site %s: %w", auth.SiteID, err)
@@ -309,9 +323,9 @@ func (a *App) rekey(auth *folio.SitePublishingAuth) error {
 }
 
 // publishingAuth loads a site's visitor authentication for a caller who
-// manages the site, with its key opened; the first call creates it (the
-// custom backend and a new key).
-func (a *App) publishingAuth(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, siteID folio.ID) (*folio.SitePublishingAuth, error) {
+// manages the site, with its key opened when open is set; the first call
+// creates it (the custom backend and a new key).
+func (a *App) publishingAuth(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, siteID folio.ID, open bool) (*folio.SitePublishingAuth, error) {
 	if _, err := site(ctx, tx, caller, orgID, siteID, true); err != nil {
 		return nil, err
 	}
@@ -323,8 +337,8 @@ func (a *App) publishingAuth(ctx context.Context, tx *store.Tx, caller folio.Cal
 		}
 		return auth, store.SetSitePublishingAuth(ctx, tx, auth)
 	}
-	if err != nil {
-		return nil, err
+	if err != nil || !open {
+		return auth, err
 	}
 	auth.PrivateKey, err = a.openVisitorKey(auth)
 	return auth, err
@@ -335,7 +349,7 @@ func (a *App) publishingAuth(ctx context.Context, tx *store.Tx, caller folio.Cal
 // or higher: the key opens the site to anyone who holds it).
 func (a *App) GetSitePublishingAuth(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID) (auth *folio.SitePublishingAuth, err error) {
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		auth, err = a.publishingAuth(ctx, tx, caller, orgID, siteID)
+		auth, err = a.publishingAuth(ctx, tx, caller, orgID, siteID, true)
 		return err
 	})
 	return auth, err
@@ -355,7 +369,7 @@ func (a *App) UpdateSitePublishingAuth(ctx context.Context, caller folio.Caller,
 		if u.Backend == "integration" {
 			return folio.FieldErrorf("backend", "the integration backend needs an authentication integration installed on the site, and this server has none: use the custom backend")
 		}
-		if auth, err = a.publishingAuth(ctx, tx, caller, orgID, siteID); err != nil {
+		if auth, err = a.publishingAuth(ctx, tx, caller, orgID, siteID, true); err != nil {
 			return err
 		}
 		auth.Backend = u.Backend
@@ -373,7 +387,9 @@ func (a *App) UpdateSitePublishingAuth(ctx context.Context, caller folio.Caller,
 // working at once.
 func (a *App) RegenerateSitePublishingAuth(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID) (auth *folio.SitePublishingAuth, err error) {
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		if auth, err = a.publishingAuth(ctx, tx, caller, orgID, siteID); err != nil {
+		// The old key need not open: regenerating is how a key sealed
+		// with a lost server key is replaced.
+		if auth, err = a.publishingAuth(ctx, tx, caller, orgID, siteID, false); err != nil {
 			return err
 		}
 		if err := a.rekey(auth); err != nil {

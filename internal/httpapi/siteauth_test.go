@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/golang-jwt/jwt/v5"
 )
@@ -368,6 +371,45 @@ func TestAdaptiveLookup(t *testing.T) {
 		}
 		if !slices.Contains(spaces(l), staff) {
 			t.Fatalf("staff token %v", tokenPayload(t, l.APIToken))
+		}
+	})
+}
+
+// TestVisitorKeyUnderAnotherServerKey: a server whose key changed cannot
+// read a site's sealed visitor key: reading it answers 409, tokens do not
+// open the site, and regenerating gives a new key it can read.
+func TestVisitorKeyUnderAnotherServerKey(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		ctx := context.Background()
+		org, admin := s.Org(t)
+		sp := newSpace(t, s, admin, org, "Guide")
+		st := newSite(t, s, admin, org, map[string]any{"title": "Docs", "visibility": "visitor-auth", "spaces": []string{sp}})
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/sites/"+st.ID+"/publish", nil).WantStatus(t, 200)
+		var auth publishingAuth
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/sites/"+st.ID+"/publishing/auth", nil).WantStatus(t, 200).JSON(t, &auth)
+
+		key, _ := seal.ParseKey(seal.NewKeyText())
+		other, _ := seal.New(key)
+		b := app.New(app.Config{DB: s.DB, Clock: s.Clock, PublicURL: apitest.PublicURL, Sealer: other})
+		caller, err := b.Authenticate(ctx, admin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.GetSitePublishingAuth(ctx, caller, org, st.ID); folio.KindOf(err) != folio.Conflict {
+			t.Fatalf("reading a key sealed with another server key: %v", err)
+		}
+		tok := signVisitor(t, s, auth.PrivateKey, time.Hour, nil)
+		if _, err := b.ResolvePublishedURL(ctx, "https://folio.test/sites/"+st.ID, app.Visitor{Token: tok}, false); folio.KindOf(err) != folio.Unauthenticated {
+			t.Fatalf("a token with an unreadable key: %v", err)
+		}
+		fresh, err := b.RegenerateSitePublishingAuth(ctx, caller, org, st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.GetSitePublishingAuth(ctx, caller, org, st.ID)
+		if err != nil || got.PrivateKey != fresh.PrivateKey || got.PrivateKey == auth.PrivateKey {
+			t.Fatalf("after regenerate: %v %+v", err, got)
 		}
 	})
 }
