@@ -67,6 +67,7 @@ type SiteGrant struct {
 	Spaces                                   []ID
 	Claims                                   map[string]any
 	ShareKey                                 string // the share key it was issued with, re-checked on every call
+	VisitorKey                               string // id of the site's visitor key that verified the visitor's token, re-checked on every call
 }
 
 // MaySpace reports whether the grant covers a space.

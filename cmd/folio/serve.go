@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/foliodocs/folio/internal/jobs"
 	"github.com/foliodocs/folio/internal/pdf"
 	"github.com/foliodocs/folio/internal/reader"
+	"github.com/foliodocs/folio/internal/seal"
 )
 
 // shutdownGrace is how long in-flight requests may take to finish after
@@ -30,6 +32,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		sf                                    storeFlags
 		addr, publicURL, logLevel, adminEmail string
 		pdfPaper                              string
+		secretKeyFile                         string
 		accessLog, importPrivate              bool
 		maxBody                               int64
 		bodyTimeout                           time.Duration
@@ -50,6 +53,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"let content imports fetch URLs on loopback and private networks (FOLIO_IMPORT_ALLOW_PRIVATE)")
 	fs.StringVar(&pdfPaper, "pdf-paper", e.str("FOLIO_PDF_PAPER", "a4"),
 		"paper size of PDF exports: a4 or letter (FOLIO_PDF_PAPER); PDFs need Chromium (FOLIO_CHROMIUM, docs/pdf.md)")
+	fs.StringVar(&secretKeyFile, "secret-key-file", e.str("FOLIO_SECRET_KEY_FILE", ""),
+		"file holding the server key that seals secrets kept in the database (base64 of 32 bytes, mode 0600); FOLIO_SECRET_KEY gives the key itself; default with SQLite: secret.key under --data, created on first start (FOLIO_SECRET_KEY_FILE)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
@@ -79,8 +84,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer files.Close()
+	sealer, err := openSealer(getenv("FOLIO_SECRET_KEY"), secretKeyFile, &sf, logger)
+	if err != nil {
+		return err
+	}
 	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(importPrivate)})
+		HTTPClient: app.NewImportClient(importPrivate), Sealer: sealer})
 	printer, err := pdf.New(a, publicURL, pdfPaper)
 	if err != nil {
 		return fmt.Errorf("--pdf-paper: %w", err)
@@ -173,4 +182,39 @@ func describe(err error) string {
 		return err.Error()
 	}
 	return folio.MessageOf(err)
+}
+
+// openSealer loads the server key: FOLIO_SECRET_KEY, else --secret-key-file,
+// else (SQLite only) secret.key in the data folder, created on first start.
+// Servers sharing a PostgreSQL database must share the key, which a file of
+// one server's own cannot give them: without a configured key they start,
+// and what needs it answers 503 (docs/decisions.md).
+func openSealer(keyText, keyFile string, sf *storeFlags, logger *slog.Logger) (*seal.Sealer, error) {
+	var (
+		key []byte
+		err error
+	)
+	switch {
+	case keyText != "":
+		if key, err = seal.ParseKey(keyText); err != nil {
+			return nil, fmt.Errorf("FOLIO_SECRET_KEY: %w", err)
+		}
+	case keyFile != "":
+		if key, err = seal.ReadKeyFile(keyFile); err != nil {
+			return nil, fmt.Errorf("--secret-key-file: %w", err)
+		}
+	case sf.databaseURL == "":
+		path := filepath.Join(sf.data, "secret.key")
+		var created bool
+		if key, created, err = seal.LoadOrCreateKeyFile(path); err != nil {
+			return nil, err
+		}
+		if created {
+			logger.Info("created the server key: back it up with the database", "path", path)
+		}
+	default:
+		logger.Warn("no server key: visitor authentication of sites is unavailable until FOLIO_SECRET_KEY or --secret-key-file is set, the same on every server")
+		return nil, nil
+	}
+	return seal.New(key)
 }

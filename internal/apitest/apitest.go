@@ -30,6 +30,7 @@ import (
 	"github.com/foliodocs/folio/internal/httpapi"
 	"github.com/foliodocs/folio/internal/jobs"
 	"github.com/foliodocs/folio/internal/pdf"
+	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/store/storetest"
 )
@@ -44,6 +45,9 @@ type Options struct {
 	ImportFetchTimeout time.Duration
 	// BodyTimeout bounds receiving a request body; 0 keeps the default.
 	BodyTimeout time.Duration
+	// NoSecretKey starts the server without a server key (seal), as a
+	// PostgreSQL server without FOLIO_SECRET_KEY runs.
+	NoSecretKey bool
 }
 
 // Server is a running API over one store.
@@ -88,8 +92,18 @@ func New(t testing.TB, kind string, opts Options) *Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { files.Close() })
+	var sealer *seal.Sealer
+	if !opts.NoSecretKey {
+		key, err := seal.ParseKey(seal.NewKeyText())
+		if err == nil {
+			sealer, err = seal.New(key)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout})
+		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, Sealer: sealer})
 	printer, err := pdf.New(a, PublicURL, "a4")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
 	"gocloud.dev/blob"
 )
@@ -34,6 +35,10 @@ type Config struct {
 	// ImportFetchTimeout bounds fetching an imported URL, body included; 0
 	// selects DefaultImportFetchTimeout.
 	ImportFetchTimeout time.Duration
+	// Sealer encrypts the secrets kept in the database (site visitor keys)
+	// with the server key; nil when the server has none, and then the
+	// operations that need one answer Unavailable.
+	Sealer *seal.Sealer
 }
 
 // DefaultTokenCacheTTL bounds how long a token revoked through another
@@ -61,6 +66,7 @@ type App struct {
 	printer atomic.Pointer[printerRef]
 	// printing holds a slot per PDF being printed on this server.
 	printing chan struct{}
+	sealer   *seal.Sealer
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -95,10 +101,10 @@ func New(cfg Config) *App {
 	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
-		fetchTimeout: cfg.ImportFetchTimeout,
-		trees:        newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
-		printing:     make(chan struct{}, maxConcurrentPrints)}
+		fetchTimeout: cfg.ImportFetchTimeout, sealer: cfg.Sealer,
+		trees:    newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
+		docs:     newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
+		printing: make(chan struct{}, maxConcurrentPrints)}
 }
 
 // DB returns the store, for health checks.

@@ -9,17 +9,20 @@ import (
 	"github.com/foliodocs/folio/internal/store"
 )
 
-// ErrVisitorAuth answers a request for a published visitor-auth site:
-// the reader does not verify visitor tokens yet, so such sites stay closed.
-var ErrVisitorAuth = folio.Errorf(folio.Forbidden, "this site needs visitor authentication, which the reader does not support yet")
+// ReaderSite is ReaderSiteFor a visitor who brings nothing.
+func (a *App) ReaderSite(ctx context.Context, id folio.ID, hostname, shareKey string) (*PublishedSite, error) {
+	return a.ReaderSiteFor(ctx, id, hostname, shareKey, Visitor{})
+}
 
-// ReaderSite returns the published profile of a site for an anonymous
-// reader, the site named by id or (when id is empty) by custom hostname.
-// Only a published site answers: public and unlisted ones to anyone,
-// share-link ones to the holder of an active key (checked on every call,
-// so a revoked key stops working at once); visitor-auth ones answer
-// ErrVisitorAuth. Everything else is NotFound.
-func (a *App) ReaderSite(ctx context.Context, id folio.ID, hostname, shareKey string) (out *PublishedSite, err error) {
+// ReaderSiteFor returns the published profile of a site for a visitor of
+// the reader, the site named by id or (when id is empty) by custom
+// hostname. Only a published site answers: public and unlisted ones to
+// anyone, share-link ones to the holder of an active key (checked on every
+// call, so a revoked key stops working at once), visitor-auth ones to a
+// visitor whose token verifies with the site's current key (a
+// *VisitorAuthError otherwise). Everything else is NotFound. The
+// visitor's claims are set on the answer: Visible tells what they see.
+func (a *App) ReaderSiteFor(ctx context.Context, id folio.ID, hostname, shareKey string, visitor Visitor) (out *PublishedSite, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		var s *folio.Site
 		if id != "" {
@@ -38,17 +41,22 @@ func (a *App) ReaderSite(ctx context.Context, id folio.ID, hostname, shareKey st
 		if id != "" && (s.Hostname != "" || s.ProxyOrigin != "") {
 			return errSiteNotFound
 		}
-		if s.Published && s.Visibility == "visitor-auth" {
-			return ErrVisitorAuth
+		if !s.Published {
+			return errSiteNotFound
 		}
-		if ok, err := publishedTo(ctx, tx, s, shareKey); err != nil || !ok {
+		va, err := a.checkVisitor(ctx, tx, s, visitor)
+		if err != nil {
+			return err
+		}
+		if ok, err := publishedTo(ctx, tx, s, shareKey, va.keyID); err != nil || !ok {
 			if err != nil {
 				return err
 			}
 			return errSiteNotFound
 		}
 		v := &folio.SiteView{Site: *s}
-		out = &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}}
+		out = &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}, Claims: va.claims,
+			Authenticated: va.keyID != ""}
 		t, err := loadTree(ctx, tx, s)
 		if err != nil {
 			return err
@@ -85,13 +93,13 @@ func (a *App) ReaderRedirect(ctx context.Context, ps *PublishedSite, source stri
 
 // ReaderContent returns the current revision of the space a site space of
 // a resolved site publishes. The site space must be in the site's
-// structure (NotFound otherwise): this is what lets an anonymous reader
-// read the space.
+// structure and visible to the visitor (NotFound otherwise): this is what
+// lets an anonymous reader read the space.
 func (a *App) ReaderContent(ctx context.Context, ps *PublishedSite, siteSpaceID folio.ID) (c *Content, err error) {
 	var ss *folio.SiteSpaceView
-	for _, v := range PublishedSiteSpaces(ps.Structure) {
+	for _, v := range ps.Visible().SiteSpaces {
 		if v.ID == siteSpaceID {
-			ss = &v
+			ss = &v.SiteSpaceView
 			break
 		}
 	}

@@ -691,6 +691,12 @@ type PublishedSite struct {
 	Structure      *folio.SiteStructure // sections, or site spaces without them
 	Customization  map[string]any
 	Customizations map[folio.ID]map[string]any // effective settings of each site space of Structure
+	// Claims are the claims of the visitor it was loaded for (nil: none),
+	// which decide what of Structure they see: see Visible.
+	Claims map[string]any
+	// Authenticated is true when the visitor's token verified with the
+	// site's visitor key.
+	Authenticated bool
 }
 
 // GetPublishedSite returns the published profile of a site for its
@@ -709,6 +715,11 @@ func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, 
 		}
 		if out.Structure, err = t.structure(ctx, tx, caller, v); err != nil {
 			return err
+		}
+		if caller.Site != nil {
+			// A site API token shows its visitor what they may see.
+			out.Claims = caller.Site.Claims
+			out.Structure = out.Visible().Structure
 		}
 		if out.Customization, err = siteCustomization(ctx, tx, siteID); err != nil {
 			return err

@@ -1,9 +1,12 @@
 package app
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +41,10 @@ type siteTokenClaims struct {
 	// sites; the lookup answers it anyway): every call checks it is still
 	// active, so revoking it closes the token at once.
 	ShareKey string `json:"shareKey,omitempty"`
+	// VisitorKey is the id of the site's visitor key that verified the
+	// visitor's JWT: every call checks it is still the site's key, so
+	// regenerating the key closes the token at once.
+	VisitorKey string `json:"visitorKey,omitempty"`
 }
 
 // URLLookup answers resolvePublishedContentByUrl: the content at a URL,
@@ -56,16 +63,27 @@ type URLLookup struct {
 	APIToken     string
 	// Redirect is set for a site redirect; the rest is then empty.
 	Redirect *ResolvedRedirect
+	// External is set when a visitor without a valid token must sign in
+	// first: the site's fallback URL; the rest is then empty.
+	External string
 
-	spaces []folio.ID
+	spaces     []folio.ID
+	claims     map[string]any
+	visitorKey string
 }
 
-// ResolvePublishedURL finds the published content at a URL, matching the
-// site by host and path (never by scheme): {publicURL}/sites/{siteId} or a
-// site's custom hostname with its basename. A share-link site needs the
-// key in the shareKey query parameter; visitor-auth sites and unpublished
-// ones answer NotFound, as does any path that leads nowhere.
-func (a *App) ResolvePublishedURL(ctx context.Context, raw string) (out *URLLookup, err error) {
+// ResolvePublishedURL finds the published content at a URL for a visitor,
+// matching the site by host and path (never by scheme):
+// {publicURL}/sites/{siteId} or a site's custom hostname with its
+// basename. A share-link site needs the key in the shareKey query
+// parameter. A visitor-auth site needs the visitor's JWT signed with its
+// key: without one the answer is External (the fallback URL) when the site
+// has a fallback URL and either no token was given or redirectOnError is
+// set, and a *VisitorAuthError otherwise. The visitor's claims decide
+// which site spaces and sections exist for them (VisibleSiteSpaces), and
+// go into the site API token with the spaces they see. Unpublished sites
+// answer NotFound, as does any path that leads nowhere.
+func (a *App) ResolvePublishedURL(ctx context.Context, raw string, visitor Visitor, redirectOnError bool) (out *URLLookup, err error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return nil, folio.FieldErrorf("url", "url must be an absolute URL")
@@ -118,14 +136,28 @@ func (a *App) ResolvePublishedURL(ctx context.Context, raw string) (out *URLLook
 		if err != nil {
 			return err
 		}
+		if !s.Published {
+			return errURLNotFound
+		}
+		rest := strings.TrimPrefix(path, sitePath)
+		va, err := a.checkVisitor(ctx, tx, s, visitor)
+		var vae *VisitorAuthError
+		if errors.As(err, &vae) && vae.FallbackURL != "" && (visitor.Token == "" || redirectOnError) {
+			out = &URLLookup{Site: s, External: FallbackRedirect(vae.FallbackURL, cmp.Or(rest, "/"))}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 		shareKey := u.Query().Get("shareKey")
-		if ok, err := publishedTo(ctx, tx, s, shareKey); err != nil || !ok {
+		if ok, err := publishedTo(ctx, tx, s, shareKey, va.keyID); err != nil || !ok {
 			return cmpErr(err, errURLNotFound)
 		}
-		out, err = a.lookup(ctx, tx, s, sitePath, strings.TrimPrefix(path, sitePath))
+		out, err = a.lookup(ctx, tx, s, sitePath, rest, va.claims)
 		if err != nil || out.Redirect != nil {
 			return err
 		}
+		out.claims, out.visitorKey = va.claims, va.keyID
 		if s.Visibility == folio.VisibilityShareLink {
 			out.ShareKey = shareKey
 		}
@@ -169,10 +201,11 @@ func cmpErr(err, otherwise error) error {
 	return otherwise
 }
 
-// publishedTo reports whether a site is open to an anonymous reader with
-// shareKey: published, and public, unlisted, or share-link with an active
-// key. visitor-auth sites are not served through this API yet.
-func publishedTo(ctx context.Context, tx *store.Tx, s *folio.Site, shareKey string) (bool, error) {
+// publishedTo reports whether a site is open to a reader with shareKey and
+// a visitor token verified by the visitor key visitorKey (its id; "" for
+// none): published, and public, unlisted, share-link with an active key,
+// or visitor-auth with the site's current visitor key.
+func publishedTo(ctx context.Context, tx *store.Tx, s *folio.Site, shareKey, visitorKey string) (bool, error) {
 	if !s.Published {
 		return false, nil
 	}
@@ -184,13 +217,31 @@ func publishedTo(ctx context.Context, tx *store.Tx, s *folio.Site, shareKey stri
 			return false, nil
 		}
 		return store.ActiveShareLink(ctx, tx, s.ID, shareKey)
+	case folio.VisibilityVisitorAuth:
+		return currentVisitorKey(ctx, tx, s.ID, visitorKey)
 	}
 	return false, nil
 }
 
+// currentVisitorKey reports whether keyID names a site's current visitor
+// key.
+func currentVisitorKey(ctx context.Context, tx *store.Tx, siteID folio.ID, keyID string) (bool, error) {
+	if keyID == "" {
+		return false, nil
+	}
+	auth, err := store.GetSitePublishingAuth(ctx, tx, siteID)
+	if folio.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return auth.KeyID == keyID, nil
+}
+
 // lookup walks the rest of a URL's path inside a site: a redirect source,
 // then the section path, the site-space path and the page path.
-func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath, rest string) (*URLLookup, error) {
+func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath, rest string, claims map[string]any) (*URLLookup, error) {
 	if rest != "" {
 		r, err := store.RedirectBySource(ctx, tx, s.ID, rest)
 		if err == nil {
@@ -210,44 +261,57 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 	if err != nil {
 		return nil, err
 	}
+	st, err := t.structure(ctx, tx, folio.Caller{}, &folio.SiteView{Site: *s})
+	if err != nil {
+		return nil, err
+	}
+	vis := VisibleSiteSpaces(st, s.DefaultSiteSection, claims)
+	if vis.Default == nil {
+		return nil, errURLNotFound
+	}
 	segs := strings.Split(strings.Trim(rest, "/"), "/")
 	if segs[0] == "" {
 		segs = nil
 	}
 	out := &URLLookup{Site: s, SiteBasePath: sitePath, BasePath: sitePath}
-	section := folio.ID("")
-	var byPath *folio.SiteSpace // a site space named by its path alone
-	if len(t.sections) > 0 {
-		var def, match *folio.SiteSection
-		for _, sec := range t.sections {
-			if sec.Default {
-				def = sec
-			}
-			if len(segs) > 0 && !sec.Default && sec.Path == segs[0] {
-				match = sec
+	// The section: one named by the first segment, else the one at the
+	// site's root (the default section, or its stand-in when hidden).
+	home := vis.Default.Section
+	section := home
+	var byPath *VisibleSiteSpace // a site space named by its path alone
+	if len(segs) > 0 {
+		named := false
+		for _, sec := range vis.Sections {
+			if sec != home && sec.Path == segs[0] {
+				section, named = sec, true
+				segs = segs[1:]
+				out.BasePath += "/" + url.PathEscape(sec.Path)
+				break
 			}
 		}
-		if match != nil {
-			segs = segs[1:]
-			out.BasePath += "/" + url.PathEscape(match.Path)
-		} else if sec, x := siteSpaceByPath(t, segs, def); x != nil {
+		if !named && len(vis.Sections) > 0 {
 			// {siteSpacePath} without its section's path, as the reader
 			// serves it: the section holding that site space.
-			match, byPath = sec, x
-		} else {
-			match = def
+			if byPath = siteSpaceByPath(*vis, home, segs[0]); byPath != nil {
+				section = byPath.Section
+			}
 		}
-		if match == nil {
-			return nil, errURLNotFound
-		}
-		section, out.SiteSection = match.ID, match.ID
 	}
-	var def, ss *folio.SiteSpace
-	for _, x := range t.spacesIn(section) {
-		if x.Default {
+	if section != nil {
+		out.SiteSection = section.ID
+	}
+	// The site space: one named by the next segment, else the section's
+	// default (or its first visible one when the default is hidden).
+	var def, ss *VisibleSiteSpace
+	for i := range vis.SiteSpaces {
+		x := &vis.SiteSpaces[i]
+		if x.Section != section {
+			continue
+		}
+		if def == nil || (x.Default && !def.Default) {
 			def = x
 		}
-		if len(segs) > 0 && !x.Default && x.Path == segs[0] {
+		if ss == nil && len(segs) > 0 && !x.Default && x.Path == segs[0] {
 			ss = x
 		}
 	}
@@ -257,17 +321,17 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 	if ss != nil {
 		segs = segs[1:]
 		out.BasePath += "/" + url.PathEscape(ss.Path)
-	} else {
-		ss = def
+	} else if ss = def; ss != nil && !ss.Default {
+		// A stand-in for a hidden default lives under its own path.
+		out.BasePath += "/" + url.PathEscape(ss.Path)
 	}
-	if ss == nil || !openToAll(ss, t.section(ss.SectionID)) {
+	if ss == nil {
 		return nil, errURLNotFound
 	}
 	out.SiteSpace, out.Space = ss.ID, ss.SpaceID
-	out.SiteBasePath = sitePath
 	out.Complete = true
-	for _, x := range t.spaces {
-		if openToAll(x, t.section(x.SectionID)) {
+	for _, x := range vis.SiteSpaces {
+		if !slices.Contains(out.spaces, x.SpaceID) {
 			out.spaces = append(out.spaces, x.SpaceID)
 		}
 	}
@@ -292,32 +356,31 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 	return out, nil
 }
 
-// siteSpaceByPath finds a site space of a sectioned site whose path is the
-// first segment, for URLs without the section's path (the reader's form),
-// with its section: the default section first, then the others in order.
-func siteSpaceByPath(t *siteTree, segs []string, def *folio.SiteSection) (*folio.SiteSection, *folio.SiteSpace) {
-	if len(segs) == 0 {
-		return nil, nil
-	}
-	secs := t.sections
-	if def != nil {
-		secs = append([]*folio.SiteSection{def}, secs...)
-	}
-	for _, sec := range secs {
-		for _, ss := range t.spacesIn(sec.ID) {
-			if ss.Path == segs[0] {
-				return sec, ss
-			}
+// siteSpaceByPath finds a visible site space of a sectioned site whose
+// path is seg, for URLs without the section's path (the reader's form):
+// in the home section first, then in the others in order.
+func siteSpaceByPath(vis SiteVisibility, home *folio.SiteSectionView, seg string) *VisibleSiteSpace {
+	var other *VisibleSiteSpace
+	for i := range vis.SiteSpaces {
+		x := &vis.SiteSpaces[i]
+		if x.Path != seg {
+			continue
+		}
+		if x.Section == home {
+			return x
+		}
+		if other == nil {
+			other = x
 		}
 	}
-	return nil, nil
+	return other
 }
 
 // signSiteToken issues the site API token of a lookup.
 func (a *App) signSiteToken(secret string, l *URLLookup) (string, error) {
 	now := a.clock.Now()
 	c := siteTokenClaims{Kind: "site", Organization: l.Site.OrganizationID, Site: l.Site.ID, SiteSection: l.SiteSection,
-		SiteSpace: l.SiteSpace, Space: l.Space, Spaces: l.spaces, ShareKey: l.ShareKey,
+		SiteSpace: l.SiteSpace, Space: l.Space, Spaces: l.spaces, ShareKey: l.ShareKey, Claims: l.claims, VisitorKey: l.visitorKey,
 		RegisteredClaims: jwt.RegisteredClaims{IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(SiteTokenTTL))}}
 	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString([]byte(secret))
 	if err != nil {
@@ -346,7 +409,8 @@ func (a *App) AuthenticateSiteToken(ctx context.Context, tok string) (folio.Call
 		return folio.Caller{}, errUnauthenticated
 	}
 	return folio.Caller{Site: &folio.SiteGrant{Org: c.Organization, Site: c.Site, SiteSection: c.SiteSection,
-		SiteSpace: c.SiteSpace, Space: c.Space, Spaces: c.Spaces, Claims: c.Claims, ShareKey: c.ShareKey}}, nil
+		SiteSpace: c.SiteSpace, Space: c.Space, Spaces: c.Spaces, Claims: c.Claims, ShareKey: c.ShareKey,
+		VisitorKey: c.VisitorKey}}, nil
 }
 
 // grantedSite loads the site of a site caller's grant, still open to
@@ -362,12 +426,15 @@ func grantedSite(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID, 
 		return nil, err
 	}
 	// Open now as when the token was issued: still published, same
-	// visibility rules, its share key still active.
-	if ok, err := publishedTo(ctx, tx, s, g.ShareKey); err != nil || !ok {
-		if err != nil {
-			return nil, err
+	// visibility rules, its share key still active, the visitor key that
+	// verified its claims still the site's.
+	if ok, err := publishedTo(ctx, tx, s, g.ShareKey, g.VisitorKey); err != nil || !ok {
+		return nil, cmpErr(err, errSiteNotFound)
+	}
+	if g.VisitorKey != "" {
+		if ok, err := currentVisitorKey(ctx, tx, s.ID, g.VisitorKey); err != nil || !ok {
+			return nil, cmpErr(err, errSiteNotFound)
 		}
-		return nil, errSiteNotFound
 	}
 	return s, nil
 }
@@ -399,7 +466,12 @@ func grantedSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, id fol
 		sections[secs[i].ID] = &secs[i]
 	}
 	for _, ss := range sss {
-		if ss.SpaceID == id && openToAll(&ss, sections[ss.SectionID]) {
+		secCond := ""
+		if sec := sections[ss.SectionID]; sec != nil {
+			secCond = sec.Condition
+		}
+		// The conditions as they are now, for the token's visitor.
+		if ss.SpaceID == id && conditionsAllow(caller.Site.Claims, ss.Condition, secCond) {
 			sp, err := store.GetSpace(ctx, tx, id)
 			if err != nil {
 				return nil, nil, err
@@ -411,14 +483,6 @@ func grantedSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, id fol
 		}
 	}
 	return nil, nil, errSpaceNotFound
-}
-
-// openToAll reports whether a site space is shown to every visitor:
-// neither it nor its section (nil when none) has a condition. Visitor
-// claims are not evaluated yet, so conditioned content stays closed to
-// site tokens, as the reader keeps it out.
-func openToAll(ss *folio.SiteSpace, sec *folio.SiteSection) bool {
-	return ss.Condition == "" && (sec == nil || sec.Condition == "")
 }
 
 // siteUser loads a user for a site caller: a member of the grant's

@@ -112,7 +112,19 @@ func (a *App) SearchSite(ctx context.Context, caller folio.Caller, orgID, siteID
 // seenSiteSpaces lists the site spaces of a site that a caller may
 // search, in structure order.
 func seenSiteSpaces(ctx context.Context, tx *store.Tx, caller folio.Caller, t *siteTree) ([]*folio.SiteSpace, error) {
-	open := func(ss *folio.SiteSpace) bool { return openToAll(ss, t.section(ss.SectionID)) }
+	// What the site shows: to a site token's visitor, the site spaces its
+	// claims see (VisibleSiteSpaces, as the reader and the lookup decide);
+	// to anyone else, what it shows to a visitor without claims.
+	st, err := t.structure(ctx, tx, folio.Caller{}, &folio.SiteView{Site: *t.site})
+	if err != nil {
+		return nil, err
+	}
+	var claims map[string]any
+	if caller.Site != nil {
+		claims = caller.Site.Claims
+	}
+	vis := VisibleSiteSpaces(st, t.site.DefaultSiteSection, claims)
+	open := func(ss *folio.SiteSpace) bool { return vis.Has(ss.ID) }
 	keep := open
 	switch {
 	case caller.Site != nil:
@@ -133,7 +145,7 @@ func seenSiteSpaces(ctx context.Context, tx *store.Tx, caller folio.Caller, t *s
 		for _, s := range all {
 			mayView[s.ID] = folio.SpacePerms(ca.spaceRole(&s), s.EditMode).View
 		}
-		anyone, err := publishedTo(ctx, tx, t.site, "")
+		anyone, err := publishedTo(ctx, tx, t.site, "", "")
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,7 @@ var forbidden = map[string][]string{
 	"internal/templates": {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/reader":    {"internal/store", "internal/httpapi", "internal/jobs"},
 	"internal/pdf":       {"internal/store", "internal/httpapi", "internal/jobs", "internal/wire"},
+	"internal/seal":      {"internal/"}, // standard library only
 }
 
 func TestImportRules(t *testing.T) {

@@ -231,6 +231,11 @@ func (s *Server) routes() {
 	s.handle("PUT "+structure+"/adaptive-schema", authed, s.updateSiteAdaptiveSchema)
 	s.handle("GET "+structure+"/adaptive-schema/template-conditions", authed, s.listSiteAdaptiveTemplateConditions)
 
+	// Visitor authentication of a site.
+	s.handle("GET "+site+"/publishing/auth", authed, s.getSitePublishingAuthByID)
+	s.handle("PATCH "+site+"/publishing/auth", authed, s.updateSitePublishingAuthByID)
+	s.handle("POST "+site+"/publishing/auth/regenerate", authed, s.regenerateSitePublishingAuthByID)
+
 	// Site content API.
 	s.handle("POST /v1/urls/published", public, s.resolvePublishedContentByURL)
 	// urls.app links (folio: no web application; see applinks.go).

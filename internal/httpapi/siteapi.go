@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/wire"
 )
 
@@ -74,9 +75,18 @@ func (s *Server) resolvePublishedContentByURL(w http.ResponseWriter, r *http.Req
 	if in.URL == "" {
 		return folio.FieldErrorf("url", "url is required")
 	}
-	l, err := s.app.ResolvePublishedURL(r.Context(), in.URL)
+	var v app.Visitor
+	if in.Visitor != nil {
+		v = app.Visitor{Token: in.Visitor.JWTToken, Unsigned: in.Visitor.UnsignedClaims}
+	}
+	l, err := s.app.ResolvePublishedURL(r.Context(), in.URL, v, in.RedirectOnError)
 	if err != nil {
 		return err
+	}
+	if l.External != "" {
+		// The visitor must sign in first: the renderer sends them there.
+		writeJSON(w, http.StatusOK, wire.PublishedRedirect{Target: "external", Redirect: l.External})
+		return nil
 	}
 	if rr := l.Redirect; rr != nil {
 		target := s.urls.SitePublished(&rr.Site.Site)

@@ -9,8 +9,8 @@ import (
 
 // TestSiteTokenShowsNoEmailAndNoConditionedSpace: a site token, handed to
 // anonymous readers, reads members without their email, and cannot read a
-// site space with a condition (claims are not evaluated yet), which its
-// `spaces` leave out too.
+// site space whose condition its visitor's claims (none here) do not meet,
+// which its `spaces` leave out too.
 func TestSiteTokenShowsNoEmailAndNoConditionedSpace(t *testing.T) {
 	t.Parallel()
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {

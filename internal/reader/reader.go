@@ -112,9 +112,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			key = c.Value
 		}
 	}
-	ps, err := h.app.ReaderSite(r.Context(), id, host, key)
+	vis := readVisitor(r)
+	ps, err := h.app.ReaderSiteFor(r.Context(), id, host, key, vis.Visitor)
 	if err != nil {
-		h.fail(w, r, nil, err)
+		h.visitorFailed(w, r, id, path, vis, err)
 		return
 	}
 	q := &request{w: w, r: r, site: ps}
@@ -140,6 +141,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: ShareCookie, Value: key, Path: q.base + "/", HttpOnly: true,
 			Secure: h.secure, SameSite: http.SameSiteLaxMode})
 	}
+	h.keepVisitor(q, vis)
 	switch q.rest {
 	case "robots.txt":
 		h.robots(q)
@@ -163,11 +165,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // fail answers an error of the app as an HTML page.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, q *request, err error) {
 	switch {
-	case err == app.ErrVisitorAuth:
+	case folio.KindOf(err) == folio.Unauthenticated:
 		h.status(w, r, q, http.StatusUnauthorized, "Authentication required",
-			"This site is only open to authenticated visitors, which this server does not support yet.")
+			"This site is only open to authenticated visitors: open it through the link your sign-in gave you.")
 	case folio.IsNotFound(err):
 		h.status(w, r, q, http.StatusNotFound, "Page not found", "There is no page at this address.")
+	case folio.KindOf(err) == folio.Unavailable:
+		h.logger.Warn("reader", "path", r.URL.Path, "error", err)
+		h.status(w, r, q, http.StatusServiceUnavailable, "Unavailable", "This site cannot be shown right now.")
 	default:
 		h.logger.Error("reader", "path", r.URL.Path, "error", err)
 		h.status(w, r, q, http.StatusInternalServerError, "Something went wrong", "The page could not be shown.")
@@ -364,46 +369,26 @@ type placed struct {
 	prefix  string
 }
 
-// visible lists the site spaces a reader without claims may see: those
-// under a condition are left out until adaptive content is evaluated.
+// visible lists the site spaces the visitor sees (app.VisibleSiteSpaces
+// decides), with their URL prefixes, the default one, and the sections.
 func visible(ps *app.PublishedSite) (all []placed, def *placed, sections []*folio.SiteSectionView) {
-	add := func(sec *folio.SiteSectionView, list []folio.SiteSpaceView) {
-		for _, ss := range list {
-			if ss.Condition != "" {
-				continue
-			}
-			all = append(all, placed{ss: ss, section: sec, prefix: "/" + url.PathEscape(ss.Path)})
-		}
+	v := ps.Visible()
+	for _, ss := range v.SiteSpaces {
+		all = append(all, placed{ss: ss.SiteSpaceView, section: ss.Section, prefix: "/" + url.PathEscape(ss.Path)})
 	}
-	if !ps.Structure.Sectioned {
-		add(nil, ps.Structure.SiteSpaces)
-	}
-	var walk func(nodes []folio.SiteStructureNode)
-	walk = func(nodes []folio.SiteStructureNode) {
-		for _, n := range nodes {
-			if s := n.Section; s != nil && s.Condition == "" {
-				sections = append(sections, s)
-				add(s, s.SiteSpaces)
-			}
-			if n.Group != nil {
-				walk(n.Group.Children)
-			}
-		}
-	}
-	walk(ps.Structure.Nodes)
 	for i := range all {
 		p := &all[i]
-		if !p.ss.Default {
+		if v.Default == nil || p.ss.ID != v.Default.ID {
 			continue
 		}
-		if p.section == nil && !ps.Structure.Sectioned {
+		// The site's own default is at the root of a site without
+		// sections; a stand-in for a hidden one keeps its path.
+		if p.section == nil && p.ss.Default {
 			p.prefix = ""
-			def = p
-		} else if p.section != nil && (p.section.Default || ps.Site.DefaultSiteSection == p.section.ID) && def == nil {
-			def = p
 		}
+		def = p
 	}
-	return all, def, sections
+	return all, def, v.Sections
 }
 
 // page serves a page of a site space.

@@ -242,20 +242,6 @@ func TestShareLink(t *testing.T) {
 	})
 }
 
-// TestVisitorAuth: visitor-auth sites are closed (401) until visitor
-// tokens are supported.
-func TestVisitorAuth(t *testing.T) {
-	t.Parallel()
-	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
-		f := newFixture(t, s, guide, map[string]any{"visibility": "visitor-auth"})
-		f.publish(t)
-		p := get(t, s, nil, "", "/sites/"+f.site+"/").want(t, 401, "Authentication required")
-		if strings.Contains(p.body, "Welcome") {
-			t.Fatal("visitor-auth content served")
-		}
-	})
-}
-
 // TestSitemapRobotsNoindex: public sites serve sitemap.xml and robots.txt;
 // unlisted ones carry noindex and have no sitemap.
 func TestSitemapRobotsNoindex(t *testing.T) {

@@ -191,6 +191,8 @@ func patchDocument(doc *openapi3.T) error {
 		}
 	}
 
+	typeRecursiveObjects(doc)
+
 	// OpenAPI 3.0 ignores the siblings of a $ref, so {"$ref": X,
 	// "nullable": true} would reject null; the authors mean "X or null".
 	return doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
@@ -215,6 +217,53 @@ func patchDocument(doc *openapi3.T) error {
 		}
 		return nil
 	})
+}
+
+// typeRecursiveObjects gives the type "object" to each component schema
+// that reaches itself again and has no type of its own but properties or
+// additionalProperties (GitBook's PlainObject, the visitor's unsigned
+// claims). kin-openapi's Schema.IsEmpty looks for a constraint depth first
+// and, finding none on such a cycle, recurses until the stack overflows.
+// The type is what the schema means anyway: properties only apply to
+// objects, and every use of it is an object.
+func typeRecursiveObjects(doc *openapi3.T) {
+	for _, ref := range doc.Components.Schemas {
+		v := ref.Value
+		if v == nil || v.Type != nil || (v.Properties == nil && v.AdditionalProperties.Schema == nil) {
+			continue
+		}
+		if reaches(v, v, map[*openapi3.Schema]bool{}) {
+			v.Type = &openapi3.Types{openapi3.TypeObject}
+		}
+	}
+}
+
+// reaches reports whether target can be reached from s through the
+// subschemas IsEmpty visits.
+func reaches(s, target *openapi3.Schema, seen map[*openapi3.Schema]bool) bool {
+	var subs []*openapi3.SchemaRef
+	subs = append(subs, s.Not, s.AdditionalProperties.Schema, s.Items)
+	for _, p := range s.Properties {
+		subs = append(subs, p)
+	}
+	subs = append(subs, s.OneOf...)
+	subs = append(subs, s.AnyOf...)
+	subs = append(subs, s.AllOf...)
+	for _, r := range subs {
+		if r == nil || r.Value == nil {
+			continue
+		}
+		if r.Value == target {
+			return true
+		}
+		if !seen[r.Value] {
+			seen[r.Value] = true
+			if reaches(r.Value, target, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // refSiblingNullable reports whether the $ref r was written with a sibling

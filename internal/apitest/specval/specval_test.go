@@ -491,3 +491,29 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// TestRecursivePlainObject: the visitor's unsignedClaims (GitBook's
+// recursive PlainObject) is checked, nested objects and arrays included,
+// without the stack overflow kin-openapi's IsEmpty had on it.
+func TestRecursivePlainObject(t *testing.T) {
+	v := validator(t)
+	resp := []byte(`{"site":"s","siteSpace":"ss","space":"sp","organization":"o","pathname":"","basePath":"/",` +
+		`"siteBasePath":"/","apiToken":"x.y.z","complete":true,"canonicalUrl":"https://x.test/a"}`)
+	for _, c := range []struct {
+		claims string
+		ok     bool
+	}{
+		{`{}`, true},
+		{`{"a":{"b":1,"c":{"d":[true,"x",{"e":2}]}}}`, true},
+		{`{"a":null}`, false},
+		{`{"a":{"b":null}}`, false},
+		{`"text"`, false},
+	} {
+		body := []byte(`{"url":"https://x.test/a","visitor":{"unsignedClaims":` + c.claims + `}}`)
+		_, err := v.Check(context.Background(), Exchange{Method: "POST", URL: mustURL(base + "/urls/published"),
+			Header: jsonHeader, Body: body, Status: 200, RespHeader: jsonHeader, RespBody: resp})
+		if (err == nil) != c.ok {
+			t.Errorf("unsignedClaims %s: error %v, want ok=%v", c.claims, err, c.ok)
+		}
+	}
+}
