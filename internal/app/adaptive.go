@@ -14,6 +14,7 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/types"
+	"github.com/expr-lang/expr/vm"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -261,7 +262,7 @@ func EvaluateCondition(condition string, claims map[string]any) bool {
 		c["unsigned"] = map[string]any{}
 	}
 	env := map[string]any{"visitor": map[string]any{"claims": c}}
-	prog, err := expr.Compile(condition, expr.Env(env), expr.AsBool(), expr.AllowUndefinedVariables())
+	prog, err := compiledCondition(condition)
 	if err != nil {
 		return false
 	}
@@ -271,6 +272,42 @@ func EvaluateCondition(condition string, claims map[string]any) bool {
 	}
 	b, _ := out.(bool)
 	return b
+}
+
+// conditionPrograms caches compiled conditions: every page view of a site
+// with conditions evaluates them, and compiling costs far more than
+// running. The programs are compiled against the environment's shape
+// (visitor.claims is a map of any values), not a visitor's claims, so one
+// program serves every visitor. The cache is cleared when it reaches
+// maxConditionPrograms entries, which bounds it whatever is stored.
+var conditionPrograms = struct {
+	sync.Mutex
+	m map[string]conditionProgram
+}{m: map[string]conditionProgram{}}
+
+type conditionProgram struct {
+	prog *vm.Program
+	err  error
+}
+
+const maxConditionPrograms = 4096
+
+func compiledCondition(condition string) (*vm.Program, error) {
+	conditionPrograms.Lock()
+	p, ok := conditionPrograms.m[condition]
+	conditionPrograms.Unlock()
+	if ok {
+		return p.prog, p.err
+	}
+	shape := map[string]any{"visitor": map[string]any{"claims": map[string]any{"unsigned": map[string]any{}}}}
+	p.prog, p.err = expr.Compile(condition, expr.Env(shape), expr.AsBool(), expr.AllowUndefinedVariables())
+	conditionPrograms.Lock()
+	if len(conditionPrograms.m) >= maxConditionPrograms {
+		clear(conditionPrograms.m)
+	}
+	conditionPrograms.m[condition] = p
+	conditionPrograms.Unlock()
+	return p.prog, p.err
 }
 
 // identifier matches claim names that can follow a dot in an expression.

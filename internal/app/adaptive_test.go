@@ -179,4 +179,21 @@ func TestEvaluateCondition(t *testing.T) {
 			t.Errorf("%s = %v, want %v", tc.cond, got, tc.want)
 		}
 	}
+	// Compiled programs are shared between visitors: the same condition
+	// evaluates each visitor's own claims, whatever their types.
+	cond := `visitor.claims.seats > 10`
+	for _, tc := range []struct {
+		claims map[string]any
+		want   bool
+	}{
+		{map[string]any{"seats": 12.0}, true},
+		{map[string]any{"seats": 3.0}, false},
+		{map[string]any{"seats": "many"}, false},
+		{nil, false},
+		{map[string]any{"seats": 11.0}, true},
+	} {
+		if got := app.EvaluateCondition(cond, tc.claims); got != tc.want {
+			t.Errorf("%s with %v = %v, want %v", cond, tc.claims, got, tc.want)
+		}
+	}
 }
