@@ -29,7 +29,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		sf                                    storeFlags
 		addr, publicURL, logLevel, adminEmail string
 		accessLog, importPrivate              bool
-		maxBody                               int64
+		maxBody, readerCache                  int64
 		bodyTimeout                           time.Duration
 	)
 	e := &env{getenv: getenv}
@@ -46,6 +46,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"email of the first admin created on an empty database (FOLIO_ADMIN_EMAIL)")
 	fs.BoolVar(&importPrivate, "import-allow-private", e.boolean("FOLIO_IMPORT_ALLOW_PRIVATE", false),
 		"let content imports fetch URLs on loopback and private networks (FOLIO_IMPORT_ALLOW_PRIVATE)")
+	fs.Int64Var(&readerCache, "reader-cache", e.integer("FOLIO_READER_CACHE", reader.DefaultCacheBytes),
+		"bytes of rendered reader HTML kept in memory, per server; 0 turns the cache off (FOLIO_READER_CACHE)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
@@ -89,8 +91,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("create the first admin: %s", describe(err))
 	}
 
+	rd := reader.New(a, publicURL, logger)
+	rd.SetCacheBytes(int(min(readerCache, 1<<40)))
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
-		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: reader.New(a, publicURL, logger)})
+		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd})
 	srv := &http.Server{
 		Handler:           h,
 		ConnState:         h.ConnState,
