@@ -56,6 +56,7 @@ type App struct {
 	fetchTimeout time.Duration
 	trees        *lru[content.Hash, *revTree]
 	docs         *lru[content.Hash, []byte]
+	revisions    *lru[string, *folio.Revision] // by space and revision id (readercache.go)
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -92,7 +93,8 @@ func New(cfg Config) *App {
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
 		fetchTimeout: cfg.ImportFetchTimeout,
 		trees:        newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) })}
+		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
+		revisions:    newLRU[string](revisionCacheEntries, func(*folio.Revision) int { return 1 })}
 }
 
 // DB returns the store, for health checks.

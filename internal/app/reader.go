@@ -97,22 +97,7 @@ func (a *App) ReaderContent(ctx context.Context, ps *PublishedSite, siteSpaceID 
 	if ss == nil {
 		return nil, errSpaceNotFound
 	}
-	urls, err := a.fileURLs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		sp, err := store.GetSpace(ctx, tx, ss.SpaceID)
-		if err != nil {
-			return err
-		}
-		c, err = a.contentOf(ctx, tx, &folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}, "")
-		if c != nil {
-			c.urls = urls
-		}
-		return err
-	})
-	return c, err
+	return a.readerContent(ctx, &ss.Space)
 }
 
 // ReaderDocument loads the document of a document page of content that
