@@ -114,14 +114,14 @@ func TestCacheNeverStale(t *testing.T) {
 		ssA := f.siteSpace(t)
 		serve := func(path string) page { return get(t, s, nil, "", path) } // the server's reader, cache on
 		serve(base+"/").want(t, 200, "<h1>Welcome</h1>", "<title>Welcome | Docs</title>", `href="`+base+`/`+ssB.Path+`/">API</a>`)
-		serve(base + "/" + ssB.Path + "/errors").want(t, 200, "<h1>Errors</h1>", `href="`+base+`/`+ssB.Path+`/endpoints"`)
+		serve(base+"/"+ssB.Path+"/errors").want(t, 200, "<h1>Errors</h1>", `href="`+base+`/`+ssB.Path+`/endpoints"`)
 
 		// A new revision: the edited page is served new at once.
 		var pages struct{ Pages []struct{ ID string } }
 		s.Do(t, f.admin, "GET", "/v1/spaces/"+f.space+"/content/pages", nil).WantStatus(t, 200).JSON(t, &pages)
 		s.Do(t, f.admin, "POST", "/v1/spaces/"+f.space+"/content/page/"+pages.Pages[0].ID+"/import",
 			map[string]any{"source": "markdown", "url": dataURL("text/markdown", "# Welcome\n\nRewritten text.\n")}).WantStatus(t, 201)
-		if p := serve(base + "/").want(t, 200, "Rewritten text."); strings.Contains(p.body, "<strong>bold</strong>") {
+		if p := serve(base+"/").want(t, 200, "Rewritten text."); strings.Contains(p.body, "<strong>bold</strong>") {
 			t.Fatal("the old revision's page was served")
 		}
 
@@ -135,7 +135,7 @@ func TestCacheNeverStale(t *testing.T) {
 		if p := serve(base + "/reference/errors"); strings.Contains(p.body, base+"/"+ssB.Path+"/") {
 			t.Fatal("a link carries the old path of the site space")
 		}
-		serve(base + "/" + ssB.Path + "/errors").want(t, 404)
+		serve(base+"/"+ssB.Path+"/errors").want(t, 404)
 
 		// A site space the visitor may no longer see: gone from the others'
 		// pages, and its own pages answer 404.
@@ -144,10 +144,10 @@ func TestCacheNeverStale(t *testing.T) {
 			"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "In the beta"}},
 		}}).WantStatus(t, 200)
 		s.Do(t, f.admin, "PATCH", f.siteAPI+"/site-spaces/"+ssB.ID, map[string]any{"condition": "visitor.claims.beta == true"}).WantStatus(t, 200)
-		if p := serve(base + "/").want(t, 200, "Rewritten text."); strings.Contains(p.body, ">API</a>") {
+		if p := serve(base+"/").want(t, 200, "Rewritten text."); strings.Contains(p.body, ">API</a>") {
 			t.Fatal("a page lists a site space the visitor may not see")
 		}
-		serve(base + "/reference/errors").want(t, 404)
+		serve(base+"/reference/errors").want(t, 404)
 	})
 }
 
