@@ -57,6 +57,7 @@ type App struct {
 	trees        *lru[content.Hash, *revTree]
 	docs         *lru[content.Hash, []byte]
 	revisions    *lru[string, *folio.Revision] // by space and revision id (readercache.go)
+	profiles     *lru[string, *PublishedSite]  // reader site profiles by site and stamp (readercache.go)
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -94,7 +95,8 @@ func New(cfg Config) *App {
 		fetchTimeout: cfg.ImportFetchTimeout,
 		trees:        newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
 		docs:         newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
-		revisions:    newLRU[string](revisionCacheEntries, func(*folio.Revision) int { return 1 })}
+		revisions:    newLRU[string](revisionCacheEntries, func(*folio.Revision) int { return 1 }),
+		profiles:     newLRU[string](profileCacheEntries, func(*PublishedSite) int { return 1 })}
 }
 
 // DB returns the store, for health checks.

@@ -46,24 +46,7 @@ func (a *App) ReaderSite(ctx context.Context, id folio.ID, hostname, shareKey st
 			}
 			return errSiteNotFound
 		}
-		v := &folio.SiteView{Site: *s}
-		out = &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}}
-		t, err := loadTree(ctx, tx, s)
-		if err != nil {
-			return err
-		}
-		// The reader is nobody in particular: spaces are seen with the
-		// read role, as share-key readers see them.
-		if out.Structure, err = t.structure(ctx, tx, folio.Caller{}, v); err != nil {
-			return err
-		}
-		if out.Customization, err = siteCustomization(ctx, tx, s.ID); err != nil {
-			return err
-		}
-		overs, err := store.SiteSpaceCustomizations(ctx, tx, s.ID)
-		for sid, over := range overs {
-			out.Customizations[sid] = folio.MergePatch(out.Customization, over)
-		}
+		out, err = a.readerProfile(ctx, tx, s)
 		return err
 	})
 	return out, err

@@ -137,6 +137,13 @@ func TestCacheNeverStale(t *testing.T) {
 		}
 		serve(base+"/"+ssB.Path+"/errors").want(t, 404)
 
+		// The space's title (the site-space links) and the site's title.
+		s.Do(t, f.admin, "PATCH", "/v1/spaces/"+api, map[string]any{"title": "Reference"}).WantStatus(t, 200)
+		serve(base+"/").want(t, 200, `href="`+base+`/reference/">Reference</a>`)
+		s.Do(t, f.admin, "DELETE", f.siteAPI+"/site-spaces/"+ssA+"/customization", nil).WantStatus(t, 205)
+		s.Do(t, f.admin, "PATCH", f.siteAPI, map[string]any{"title": "Manual"}).WantStatus(t, 200)
+		serve(base+"/").want(t, 200, "<title>Welcome | Manual</title>")
+
 		// A site space the visitor may no longer see: gone from the others'
 		// pages, and its own pages answer 404.
 		s.Do(t, f.admin, "PUT", f.siteAPI+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
@@ -148,6 +155,10 @@ func TestCacheNeverStale(t *testing.T) {
 			t.Fatal("a page lists a site space the visitor may not see")
 		}
 		serve(base+"/reference/errors").want(t, 404)
+
+		// An unpublished site.
+		s.Do(t, f.admin, "POST", f.siteAPI+"/unpublish", nil).WantStatus(t, 200)
+		serve(base+"/").want(t, 404)
 	})
 }
 
