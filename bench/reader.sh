@@ -47,23 +47,11 @@ IMPORT_TIMEOUT=${IMPORT_TIMEOUT:-900}
 READER_CACHE=${READER_CACHE:-}
 pg_admin_url=postgres://postgres@127.0.0.1:5432
 
-say() { printf '== %s\n' "$*" >&2; }
-die() {
-  printf 'error: %s\n' "$*" >&2
-  exit 1
-}
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 case $EVERY in '' | *[!0-9]* | 0) die "EVERY must be a positive number" ;; esac
-for tool in curl jq; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool is required"
-done
-if ! command -v wrk >/dev/null 2>&1; then
-  say "installing wrk with apt-get"
-  sudo=
-  [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
-  { $sudo apt-get install -y -qq wrk </dev/null || { $sudo apt-get update -qq && $sudo apt-get install -y -qq wrk </dev/null; }; } >/dev/null ||
-    die "could not install wrk"
-fi
+need_tools curl jq
 
 tmp=$(mktemp -d)
 server_pid=
@@ -104,17 +92,6 @@ go build -o "$tmp/staticserve" ./bench/staticserve
 
 clk_tck=$(getconf CLK_TCK)
 
-# cpu_ticks prints utime+stime of a process, in clock ticks.
-cpu_ticks() {
-  local stat
-  stat=$(<"/proc/$1/stat")
-  stat=${stat##*) }
-  # shellcheck disable=SC2086
-  set -- $stat
-  echo $((${12} + ${13}))
-}
-
-rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 # wait_listen PID OUT: waits for "listening on http://ADDR" in OUT and prints
 # ADDR.
@@ -146,30 +123,6 @@ api() {
     ${3:+--data "$3"} "$base_url$2"
 }
 
-# write_paths_lua FILE: a wrk script that GETs the paths on stdin in turn,
-# each thread from its own starting point.
-write_paths_lua() {
-  {
-    echo 'local paths = {'
-    local p
-    while IFS= read -r p; do
-      printf '  "%s",\n' "$p"
-    done
-    echo '}'
-    cat <<'LUA'
-i = 0
-local n = 0
-setup = function(thread)
-  n = n + 1
-  thread:set("i", n * 7)
-end
-request = function()
-  i = i % #paths + 1
-  return wrk.format("GET", paths[i])
-end
-LUA
-  } >"$1"
-}
 
 rows=()
 
