@@ -47,27 +47,15 @@ CONTENT=${CONTENT:-1}
 IMPORT_TIMEOUT=${IMPORT_TIMEOUT:-900}
 pg_admin_url=postgres://postgres@127.0.0.1:5432
 
-say() { printf '== %s\n' "$*" >&2; }
-die() {
-  printf 'error: %s\n' "$*" >&2
-  exit 1
-}
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 case $CONTENT in 0 | 1 | only) ;; *) die "CONTENT must be 0, 1 or only, not $CONTENT" ;; esac
 case $IMPORT_TIMEOUT in '' | *[!0-9]*) die "IMPORT_TIMEOUT must be a number of seconds" ;; esac
 
 tools=(curl jq)
 [ "$CONTENT" = 0 ] || tools+=(python3)
-for tool in "${tools[@]}"; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool is required"
-done
-if ! command -v wrk >/dev/null 2>&1; then
-  say "installing wrk with apt-get"
-  sudo=
-  [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
-  { $sudo apt-get install -y -qq wrk </dev/null || { $sudo apt-get update -qq && $sudo apt-get install -y -qq wrk </dev/null; }; } >/dev/null ||
-    die "could not install wrk"
-fi
+need_tools "${tools[@]}"
 
 tmp=$(mktemp -d)
 server_pid=
@@ -115,17 +103,6 @@ fi
 clk_tck=$(getconf CLK_TCK)
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# cpu_ticks prints utime+stime of a process, in clock ticks.
-cpu_ticks() {
-  local stat
-  stat=$(<"/proc/$1/stat")
-  stat=${stat##*) } # the fields after "(comm) "
-  # shellcheck disable=SC2086
-  set -- $stat
-  echo $((${12} + ${13}))
-}
-
-rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 # start_server STORE_ARGS...: launches folio serve on a free port, waits for
 # the first 200 from /healthz and sets server_pid, base_url and start_ms.
@@ -218,31 +195,6 @@ run_wrk() {
     "$rps" "$p50" "$p99" "$cpu_us" "$requests" "${non2xx:-0}" >&2
 }
 
-# write_paths_lua FILE: writes a wrk script that GETs the paths read from
-# stdin (one a line) in turn, each thread from its own starting point.
-write_paths_lua() {
-  {
-    echo '-- GET these paths in turn.'
-    echo 'local paths = {'
-    local p
-    while IFS= read -r p; do
-      printf '  "%s",\n' "$p"
-    done
-    echo '}'
-    cat <<'LUA'
-i = 0 -- global, so that setup can give each thread its own start
-local n = 0
-setup = function(thread)
-  n = n + 1
-  thread:set("i", n * 7)
-end
-request = function()
-  i = i % #paths + 1
-  return wrk.format("GET", paths[i])
-end
-LUA
-  } >"$1"
-}
 
 corpus_url=
 corpus_pages=10100

@@ -34,7 +34,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		pdfPaper                              string
 		secretKeyFile                         string
 		accessLog, importPrivate              bool
-		maxBody                               int64
+		maxBody, readerCache                  int64
 		bodyTimeout                           time.Duration
 	)
 	e := &env{getenv: getenv}
@@ -55,6 +55,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"paper size of PDF exports: a4 or letter (FOLIO_PDF_PAPER); PDFs need Chromium (FOLIO_CHROMIUM, docs/pdf.md)")
 	fs.StringVar(&secretKeyFile, "secret-key-file", e.str("FOLIO_SECRET_KEY_FILE", ""),
 		"file holding the server key that seals secrets kept in the database (base64 of 32 bytes, mode 0600); FOLIO_SECRET_KEY gives the key itself; default with SQLite: secret.key under --data, created on first start (FOLIO_SECRET_KEY_FILE)")
+	fs.Int64Var(&readerCache, "reader-cache", e.integer("FOLIO_READER_CACHE", reader.DefaultCacheBytes),
+		"bytes of rendered reader HTML kept in memory, per server; 0 turns the cache off (FOLIO_READER_CACHE)")
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
@@ -110,9 +112,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("create the first admin: %s", describe(err))
 	}
 
+	rd := reader.New(a, publicURL, logger)
+	rd.SetCacheBytes(int(min(readerCache, 1<<40)))
 	runner := jobs.NewRunner(db, logger, a.JobHandlers())
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
-		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: reader.New(a, publicURL, logger), JobsAlive: runner.Alive})
+		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive})
 	observe := h.JobObserver()
 	runner.WithObserver(func(kind string, outcome jobs.Outcome, took time.Duration) { observe(kind, string(outcome), took) })
 	srv := &http.Server{

@@ -65,8 +65,10 @@ type App struct {
 	// printer makes PDFs of print pages (print.go); empty until SetPrinter.
 	printer atomic.Pointer[printerRef]
 	// printing holds a slot per PDF being printed on this server.
-	printing chan struct{}
-	sealer   *seal.Sealer
+	printing  chan struct{}
+	sealer    *seal.Sealer
+	revisions *lru[string, *folio.Revision] // by space and revision id (readercache.go)
+	profiles  *lru[string, *PublishedSite]  // reader site profiles by site and stamp (readercache.go)
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -102,9 +104,11 @@ func New(cfg Config) *App {
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
 		fetchTimeout: cfg.ImportFetchTimeout, sealer: cfg.Sealer,
-		trees:    newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:     newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
-		printing: make(chan struct{}, maxConcurrentPrints)}
+		trees:     newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
+		docs:      newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
+		printing:  make(chan struct{}, maxConcurrentPrints),
+		revisions: newLRU[string](revisionCacheEntries, func(*folio.Revision) int { return 1 }),
+		profiles:  newLRU[string](profileCacheEntries, func(*PublishedSite) int { return 1 })}
 }
 
 // DB returns the store, for health checks.

@@ -54,25 +54,15 @@ func (a *App) ReaderSiteFor(ctx context.Context, id folio.ID, hostname, shareKey
 			}
 			return errSiteNotFound
 		}
-		v := &folio.SiteView{Site: *s}
-		out = &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}, Claims: va.claims,
-			Authenticated: va.keyID != ""}
-		t, err := loadTree(ctx, tx, s)
+		p, err := a.readerProfile(ctx, tx, s)
 		if err != nil {
 			return err
 		}
-		// The reader is nobody in particular: spaces are seen with the
-		// read role, as share-key readers see them.
-		if out.Structure, err = t.structure(ctx, tx, folio.Caller{}, v); err != nil {
-			return err
-		}
-		if out.Customization, err = siteCustomization(ctx, tx, s.ID); err != nil {
-			return err
-		}
-		overs, err := store.SiteSpaceCustomizations(ctx, tx, s.ID)
-		for sid, over := range overs {
-			out.Customizations[sid] = effectiveCustomization(out.Customization, over)
-		}
+		// The profile is shared between visitors (cached): the visitor's
+		// own part goes on a copy.
+		cp := *p
+		cp.Claims, cp.Authenticated = va.claims, va.keyID != ""
+		out = &cp
 		return err
 	})
 	return out, err
@@ -106,22 +96,7 @@ func (a *App) ReaderContent(ctx context.Context, ps *PublishedSite, siteSpaceID 
 	if ss == nil {
 		return nil, errSpaceNotFound
 	}
-	urls, err := a.fileURLs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		sp, err := store.GetSpace(ctx, tx, ss.SpaceID)
-		if err != nil {
-			return err
-		}
-		c, err = a.contentOf(ctx, tx, &folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}, "")
-		if c != nil {
-			c.urls = urls
-		}
-		return err
-	})
-	return c, err
+	return a.readerContent(ctx, &ss.Space)
 }
 
 // ReaderDocument loads the document of a document page of content that

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"sync"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
@@ -518,13 +519,38 @@ func (a *App) RedirectBySource(ctx context.Context, caller folio.Caller, orgID, 
 	return out, err
 }
 
-// defaultCustomization is folio.DefaultCustomization, decoded.
+// defaultCustomization is folio.DefaultCustomization, decoded: a copy of
+// its value decoded once (decoding it was a fifth of a reader's site
+// lookup).
 func defaultCustomization() map[string]any {
+	return copyJSON(decodedDefaultCustomization()).(map[string]any)
+}
+
+var decodedDefaultCustomization = sync.OnceValue(func() map[string]any {
 	var m map[string]any
 	if err := json.Unmarshal([]byte(folio.DefaultCustomization), &m); err != nil {
 		panic("app: bad default customization: " + err.Error())
 	}
 	return m
+})
+
+// copyJSON deep-copies a decoded JSON value.
+func copyJSON(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = copyJSON(x)
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, x := range v {
+			l[i] = copyJSON(x)
+		}
+		return l
+	}
+	return v
 }
 
 // effectiveCustomization applies the overrides over to base (an RFC 7396

@@ -490,10 +490,14 @@ func (t *siteTree) loadViews(ctx context.Context, tx *store.Tx, caller folio.Cal
 		return err
 	}
 	// A caller who is not a member (a share-key reader) sees every space
-	// as a reader.
-	ca, err := loadContentAccess(ctx, tx, caller, t.site.OrganizationID)
-	if err != nil && folio.KindOf(err) == folio.Internal {
-		return err
+	// as a reader; one without a user (the reader, a site token) is no
+	// member, which needs no query.
+	var ca *contentAccess
+	if caller.UserID != "" {
+		ca, err = loadContentAccess(ctx, tx, caller, t.site.OrganizationID)
+		if err != nil && folio.KindOf(err) == folio.Internal {
+			return err
+		}
 	}
 	t.views = make(map[folio.ID]folio.SpaceView, len(spaces))
 	for id, sp := range spaces {

@@ -16,6 +16,7 @@ import (
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/reader"
 	"github.com/foliodocs/folio/internal/wire"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // DefaultMaxBody is the default request body limit.
@@ -89,6 +90,9 @@ func New(cfg Config) *Server {
 	s.reader = cfg.Reader
 	if s.reader == nil && cfg.App != nil {
 		s.reader = reader.New(cfg.App, s.urls.Public, cfg.Logger)
+	}
+	if c, ok := s.reader.(prometheus.Collector); ok {
+		s.metrics.reg.MustRegister(c) // the reader's cache metrics
 	}
 	s.routes()
 	// Anything no route claims: 405 when the path exists for other methods,

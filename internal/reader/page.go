@@ -43,19 +43,17 @@ func firstDocument(pages []*content.Page) (*content.Page, bool) {
 	return nil, false
 }
 
-// renderPage answers a document page with the site's chrome.
-func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []placed, sections []*folio.SiteSectionView, node content.PageNode, doc *content.Document) {
-	r := q.renderer(c, sp)
-	paths := c.Paths()
-	pageURL := func(p *content.Page) string { return q.base + sp.prefix + "/" + escapePath(paths[p.ID]) }
-	v := &pageView{PageTitle: node.Page.Title, Description: node.Page.Description}
+// renderPage answers a document page: the parts of its revision (see
+// cache.go) in the site's chrome, which is rendered for each request.
+func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []placed, sections []*folio.SiteSectionView, node content.PageNode, parts *pageParts) {
+	v := &pageView{PageTitle: parts.Title, Description: parts.Description}
 	h.chrome(q, v, &sp.ss)
-	v.Canonical = q.absolute + sp.prefix + "/" + escapePath(paths[node.Page.ID])
-	if node.Page.NoIndex || node.Page.NoRobotsIndex {
+	v.Canonical = q.absolute + sp.prefix + "/" + escapePath(c.Paths()[node.Page.ID])
+	if parts.NoIndex {
 		v.NoIndex = true
 	}
-	v.Blocks = r.document(doc)
-	v.TOC = r.headings
+	v.Body, v.Nav, v.TOC = parts.Body, parts.Nav, parts.TOC
+	v.Breadcrumbs, v.Prev, v.Next = parts.Breadcrumbs, parts.Prev, parts.Next
 	for _, s := range sections {
 		v.Sections = append(v.Sections, link{Title: s.Title, Href: q.base + "/" + escapePath(s.Path),
 			Current: sp.section != nil && sp.section.ID == s.ID})
@@ -69,54 +67,6 @@ func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []place
 	}
 	if len(v.Spaces) < 2 {
 		v.Spaces = nil
-	}
-	// Navigation, and the reading order for previous and next.
-	var order []*content.Page
-	var nav func(pages []*content.Page) []navItem
-	nav = func(pages []*content.Page) []navItem {
-		var out []navItem
-		for _, p := range pages {
-			if p.Hidden {
-				continue
-			}
-			it := navItem{Title: p.Title, Current: p.ID == node.Page.ID}
-			switch p.Type {
-			case content.PageDocument:
-				it.Href = pageURL(p)
-				order = append(order, p)
-			case content.PageLink:
-				var target any
-				_ = decodeJSON(p.Target, &target)
-				it.Href = r.ref(target)
-			}
-			it.Children = nav(p.Pages)
-			out = append(out, it)
-		}
-		return out
-	}
-	v.Nav = nav(c.Tree.Pages)
-	for i, p := range order {
-		if p.ID != node.Page.ID {
-			continue
-		}
-		if i > 0 {
-			v.Prev = &link{Title: order[i-1].Title, Href: pageURL(order[i-1])}
-		}
-		if i+1 < len(order) {
-			v.Next = &link{Title: order[i+1].Title, Href: pageURL(order[i+1])}
-		}
-	}
-	for id := node.Parent; id != ""; {
-		n, ok := c.Node(id)
-		if !ok {
-			break
-		}
-		bc := link{Title: n.Page.Title}
-		if n.Page.Type == content.PageDocument {
-			bc.Href = pageURL(n.Page)
-		}
-		v.Breadcrumbs = append([]link{bc}, v.Breadcrumbs...)
-		id = n.Parent
 	}
 	h.write(q.w, q.r, http.StatusOK, v)
 }

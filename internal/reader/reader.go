@@ -32,6 +32,7 @@ type Handler struct {
 	secure     bool   // the public URL is https: cookies are Secure
 	logger     *slog.Logger
 	codeCSS    template.CSS
+	cache      *htmlCache // rendered page parts (cache.go)
 }
 
 // New returns the reader of the sites of a, served under publicURL.
@@ -40,7 +41,8 @@ func New(a *app.App, publicURL string, logger *slog.Logger) *Handler {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	h := &Handler{app: a, public: strings.TrimRight(publicURL, "/"), logger: logger,
-		codeCSS: template.CSS(codeCSS())} //nolint:gosec // chroma's static stylesheet, no content in it
+		codeCSS: template.CSS(codeCSS()), //nolint:gosec // chroma's static stylesheet, no content in it
+		cache:   newHTMLCache(DefaultCacheBytes)}
 	if u, err := url.Parse(h.public); err == nil {
 		h.publicHost = strings.ToLower(u.Hostname())
 		h.secure = u.Scheme == "https"
@@ -241,8 +243,8 @@ type pageView struct {
 	Sections, Spaces, HeaderLinks, Breadcrumbs                        []link
 	FooterGroups                                                      []footerGroup
 	Copyright                                                         string
-	Nav                                                               []navItem
-	Blocks                                                            []block
+	Nav                                                               template.HTML // rendered "tree"
+	Body                                                              template.HTML // rendered "blocks"
 	TOC                                                               []heading
 	Prev, Next                                                        *link
 	// The search box, the theme switch and the script (search.go, theme.go).
@@ -466,12 +468,12 @@ func (h *Handler) page(q *request) {
 		h.notFound(q)
 		return
 	}
-	doc, err := h.app.ReaderDocument(ctx, c, node.Page)
+	parts, err := h.pageParts(ctx, q, c, sp, node)
 	if err != nil {
 		h.fail(q.w, q.r, q, err)
 		return
 	}
-	h.renderPage(q, c, sp, all, sections, node, doc)
+	h.renderPage(q, c, sp, all, sections, node, parts)
 }
 
 // notFound answers a path that leads nowhere: a redirect of the site when

@@ -46,7 +46,11 @@ func TestRenderBlocks(t *testing.T) {
 	}}
 	doc.Normalize()
 	r := &renderer{file: func(string) string { return "" }, page: func(string, string) string { return "" }}
-	v := &pageView{SiteTitle: "S", PageTitle: "P", Primary: defaultPrimary, Theme: "light", Blocks: r.document(doc)}
+	body, err := fragment("blocks", r.document(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &pageView{SiteTitle: "S", PageTitle: "P", Primary: defaultPrimary, Theme: "light", Body: body}
 	var b strings.Builder
 	if err := pageTemplate.ExecuteTemplate(&b, "page", v); err != nil {
 		t.Fatal(err)

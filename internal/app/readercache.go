@@ -1,0 +1,125 @@
+package app
+
+import (
+	"context"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
+)
+
+// FileURLWindow identifies the signed download URLs FileURL gives now:
+// they change only when it does (every fileURLLifetime), so the reader
+// keeps it in the keys of the HTML it caches.
+func (c *Content) FileURLWindow() int64 { return c.urls.now.Truncate(fileURLLifetime).Unix() }
+
+// revisionCacheEntries bounds the cache of revision rows, which the reader
+// reads on every page: they never change once written.
+const revisionCacheEntries = 10_000
+
+// readerContent returns the current revision of a space as the site
+// structure of the request loaded it (sv, whose current revision is as
+// fresh as the request's site lookup), with the read role. The revision
+// row and its tree come from the caches of immutable values, so a page
+// read costs no query here once they are warm; merge details
+// (Content.MergedFrom) are left out, the reader does not show them.
+func (a *App) readerContent(ctx context.Context, sv *folio.SpaceView) (*Content, error) {
+	urls, err := a.fileURLs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := &folio.SpaceView{Space: sv.Space, CallerRole: folio.RoleRead}
+	key := v.ID + "/" + v.Revision
+	rev, cached := a.revisions.get(key)
+	var c *Content
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		if !cached {
+			r, err := store.GetRevision(ctx, tx, v.ID, v.Revision)
+			if folio.IsNotFound(err) {
+				return errRevisionNotFound
+			}
+			if err != nil {
+				return err
+			}
+			rev = r
+			a.revisions.put(key, rev)
+		}
+		rt, err := a.loadTree(ctx, tx, rev.TreeHash)
+		if err != nil {
+			return err
+		}
+		c = &Content{Space: v, Revision: rev, Tree: rt.tree, rt: rt, urls: urls}
+		return nil
+	})
+	return c, err
+}
+
+// profileCacheEntries bounds the cache of reader site profiles.
+const profileCacheEntries = 1000
+
+// readerProfile returns the published profile of a site for an anonymous
+// reader: the structure (spaces with the read role) and customizations.
+// A profile is built from the rows store.SiteStamp digests, read here
+// first in one query: while the stamp is the one the cached profile was
+// built under, the profile is reused, so a page read costs one query here
+// instead of one per table, and any change is seen by the next request on
+// every server. A change that lands between the stamp and the build gives
+// a newer profile under the older stamp, which the next request's stamp
+// replaces: never an older one. The profile is shared between requests and
+// must not be changed; it carries no change request or comment counts.
+func (a *App) readerProfile(ctx context.Context, tx *store.Tx, s *folio.Site) (*PublishedSite, error) {
+	stamp, err := store.SiteStamp(ctx, tx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	key := s.ID + "\x00" + string(stamp[:])
+	if ps, ok := a.profiles.get(key); ok {
+		return ps, nil
+	}
+	v := &folio.SiteView{Site: *s}
+	out := &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}}
+	t, err := loadTree(ctx, tx, s)
+	if err != nil {
+		return nil, err
+	}
+	// The reader is nobody in particular: spaces are seen with the
+	// read role, as share-key readers see them.
+	if out.Structure, err = t.structure(ctx, tx, folio.Caller{}, v); err != nil {
+		return nil, err
+	}
+	forEachSiteSpace(out.Structure, func(ss *folio.SiteSpaceView) {
+		ss.Space.ChangeRequests, ss.Space.ChangeRequestsOpen, ss.Space.ChangeRequestsDraft, ss.Space.Comments = 0, 0, 0, 0
+	})
+	if out.Customization, err = siteCustomization(ctx, tx, s.ID); err != nil {
+		return nil, err
+	}
+	overs, err := store.SiteSpaceCustomizations(ctx, tx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	for sid, over := range overs {
+		out.Customizations[sid] = effectiveCustomization(out.Customization, over)
+	}
+	a.profiles.put(key, out)
+	return out, nil
+}
+
+// forEachSiteSpace calls fn with every site space of a structure.
+func forEachSiteSpace(st *folio.SiteStructure, fn func(*folio.SiteSpaceView)) {
+	for i := range st.SiteSpaces {
+		fn(&st.SiteSpaces[i])
+	}
+	var walk func(nodes []folio.SiteStructureNode)
+	walk = func(nodes []folio.SiteStructureNode) {
+		for _, n := range nodes {
+			if n.Section != nil {
+				for i := range n.Section.SiteSpaces {
+					fn(&n.Section.SiteSpaces[i])
+				}
+			}
+			if n.Group != nil {
+				walk(n.Group.Children)
+			}
+		}
+	}
+	walk(st.Nodes)
+}

@@ -1,0 +1,239 @@
+package reader
+
+import (
+	"container/list"
+	"context"
+	"html/template"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// The reader caches, per process, what a document page shows of its
+// revision: the rendered article, the navigation, the table of contents,
+// breadcrumbs and previous/next. Revisions never change, so an entry is
+// keyed by what it was made of and can never be stale, only evicted;
+// several servers each keep their own without coordination:
+//
+//   - the space and revision ids, and the page id;
+//   - the URL prefix of the site space (site base path, section and site
+//     space paths, which site settings may change), which every page link
+//     carries;
+//   - the hour window of the signed file URLs (see app.Content.FileURL),
+//     which image and file links carry.
+//
+// Everything that depends on the visitor or on mutable site settings (the
+// site's visibility and share key, which site spaces and sections the
+// visitor may see, the customization, title and theme) is not in an entry:
+// it is looked up and rendered on every request around the cached parts.
+
+// DefaultCacheBytes is the default bound of the rendered HTML cache.
+const DefaultCacheBytes = 64 << 20
+
+// pageParts is what a document page shows of its revision.
+type pageParts struct {
+	Title, Description string
+	NoIndex            bool
+	Body               template.HTML // the article's blocks
+	Nav                template.HTML // the navigation tree
+	TOC                []heading
+	Breadcrumbs        []link
+	Prev, Next         *link
+}
+
+// size estimates the bytes an entry holds.
+func (p *pageParts) size(key string) int {
+	n := 256 + len(key) + len(p.Title) + len(p.Description) + len(p.Body) + len(p.Nav)
+	for _, h := range p.TOC {
+		n += 48 + len(h.ID) + len(h.Text)
+	}
+	for _, l := range p.Breadcrumbs {
+		n += 48 + len(l.Title) + len(l.Href)
+	}
+	for _, l := range []*link{p.Prev, p.Next} {
+		if l != nil {
+			n += 48 + len(l.Title) + len(l.Href)
+		}
+	}
+	return n
+}
+
+// partsKey is the cache key of a page of content c under the URL prefix.
+func partsKey(c *app.Content, pageID, prefix string) string {
+	return strings.Join([]string{c.Space.ID, c.Revision.ID, pageID, prefix,
+		strconv.FormatInt(c.FileURLWindow(), 10)}, "\x00")
+}
+
+// pageParts returns the parts of a document page, from the cache or
+// rendered from its document (the only case that loads it).
+func (h *Handler) pageParts(ctx context.Context, q *request, c *app.Content, sp *placed, node content.PageNode) (*pageParts, error) {
+	prefix := q.base + sp.prefix
+	key := partsKey(c, node.Page.ID, prefix)
+	if p, ok := h.cache.get(key); ok {
+		return p, nil
+	}
+	doc, err := h.app.ReaderDocument(ctx, c, node.Page)
+	if err != nil {
+		return nil, err
+	}
+	p, err := renderParts(q, c, sp, node, doc)
+	if err != nil {
+		return nil, err
+	}
+	h.cache.put(key, p)
+	return p, nil
+}
+
+// renderParts renders the parts of a document page.
+func renderParts(q *request, c *app.Content, sp *placed, node content.PageNode, doc *content.Document) (*pageParts, error) {
+	r := q.renderer(c, sp)
+	paths := c.Paths()
+	pageURL := func(p *content.Page) string { return q.base + sp.prefix + "/" + escapePath(paths[p.ID]) }
+	p := &pageParts{Title: node.Page.Title, Description: node.Page.Description,
+		NoIndex: node.Page.NoIndex || node.Page.NoRobotsIndex}
+	var err error
+	if p.Body, err = fragment("blocks", r.document(doc)); err != nil {
+		return nil, err
+	}
+	p.TOC = r.headings
+	if p.Nav, err = fragment("tree", navOf(c, node, pageURL, r.ref)); err != nil {
+		return nil, err
+	}
+	if prev, next := prevNext(c, node); prev != nil || next != nil {
+		if prev != nil {
+			p.Prev = &link{Title: prev.Title, Href: pageURL(prev)}
+		}
+		if next != nil {
+			p.Next = &link{Title: next.Title, Href: pageURL(next)}
+		}
+	}
+	for id := node.Parent; id != ""; {
+		n, ok := c.Node(id)
+		if !ok {
+			break
+		}
+		bc := link{Title: n.Page.Title}
+		if n.Page.Type == content.PageDocument {
+			bc.Href = pageURL(n.Page)
+		}
+		p.Breadcrumbs = append([]link{bc}, p.Breadcrumbs...)
+		id = n.Parent
+	}
+	return p, nil
+}
+
+// fragment executes a template of the page for its HTML, which the page
+// template then includes as is.
+func fragment(name string, data any) (template.HTML, error) {
+	var buf strings.Builder
+	if err := pageTemplate.ExecuteTemplate(&buf, name, data); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil //nolint:gosec // html/template's own escaped output
+}
+
+// htmlCache is a least-recently-used cache of page parts bounded in
+// bytes, with Prometheus metrics.
+type htmlCache struct {
+	mu    sync.Mutex
+	max   int
+	used  int
+	order *list.List // of *cacheEntry, most recent first
+	items map[string]*list.Element
+
+	hits, misses, evictions prometheus.Counter
+	bytes, entries          prometheus.GaugeFunc
+	limit                   prometheus.Gauge
+}
+
+type cacheEntry struct {
+	key   string
+	parts *pageParts
+	size  int
+}
+
+func newHTMLCache(maxBytes int) *htmlCache {
+	c := &htmlCache{max: maxBytes, order: list.New(), items: map[string]*list.Element{}}
+	c.hits = prometheus.NewCounter(prometheus.CounterOpts{Name: "folio_reader_cache_hits_total",
+		Help: "Reader pages whose rendered HTML came from the cache."})
+	c.misses = prometheus.NewCounter(prometheus.CounterOpts{Name: "folio_reader_cache_misses_total",
+		Help: "Reader pages rendered because their HTML was not in the cache."})
+	c.evictions = prometheus.NewCounter(prometheus.CounterOpts{Name: "folio_reader_cache_evictions_total",
+		Help: "Rendered pages dropped from the reader cache to stay within its bound."})
+	c.bytes = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "folio_reader_cache_bytes",
+		Help: "Estimated bytes of rendered HTML held by the reader cache."}, func() float64 { u, _ := c.usage(); return float64(u) })
+	c.entries = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "folio_reader_cache_entries",
+		Help: "Rendered pages held by the reader cache."}, func() float64 { _, n := c.usage(); return float64(n) })
+	c.limit = prometheus.NewGauge(prometheus.GaugeOpts{Name: "folio_reader_cache_limit_bytes",
+		Help: "The bound of the reader cache in bytes."})
+	c.limit.Set(float64(maxBytes))
+	return c
+}
+
+func (c *htmlCache) usage() (bytes, entries int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.used, len(c.items)
+}
+
+func (c *htmlCache) get(key string) (*pageParts, bool) {
+	c.mu.Lock()
+	e, ok := c.items[key]
+	if ok {
+		c.order.MoveToFront(e)
+	}
+	c.mu.Unlock()
+	if !ok {
+		c.misses.Inc()
+		return nil, false
+	}
+	c.hits.Inc()
+	return e.Value.(*cacheEntry).parts, true
+}
+
+// put adds an entry, evicting the least recently used ones beyond the
+// bound; an entry larger than the whole bound is not kept.
+func (c *htmlCache) put(key string, p *pageParts) {
+	n := p.size(key)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n > c.max {
+		return
+	}
+	if e, ok := c.items[key]; ok {
+		c.order.MoveToFront(e)
+		return
+	}
+	c.items[key] = c.order.PushFront(&cacheEntry{key: key, parts: p, size: n})
+	c.used += n
+	for c.used > c.max {
+		last := c.order.Back()
+		ent := last.Value.(*cacheEntry)
+		c.order.Remove(last)
+		delete(c.items, ent.key)
+		c.used -= ent.size
+		c.evictions.Inc()
+	}
+}
+
+// SetCacheBytes bounds the rendered HTML cache (DefaultCacheBytes unless
+// set); 0 or less turns it off. Call it before serving.
+func (h *Handler) SetCacheBytes(n int) {
+	h.cache = newHTMLCache(max(n, 0))
+}
+
+// Describe and Collect make the Handler a Prometheus collector of its
+// cache's metrics (httpapi registers it with the server's).
+func (h *Handler) Describe(ch chan<- *prometheus.Desc) { prometheus.DescribeByCollect(h, ch) }
+
+// Collect sends the cache's metrics.
+func (h *Handler) Collect(ch chan<- prometheus.Metric) {
+	c := h.cache
+	for _, m := range []prometheus.Collector{c.hits, c.misses, c.evictions, c.bytes, c.entries, c.limit} {
+		m.Collect(ch)
+	}
+}
