@@ -76,7 +76,7 @@ func (a *App) readerProfile(ctx context.Context, tx *store.Tx, s *folio.Site) (*
 		return ps, nil
 	}
 	v := &folio.SiteView{Site: *s}
-	out := &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}}
+	out := &PublishedSite{Site: v, Customizations: map[folio.ID]map[string]any{}, ProfileKey: key}
 	t, err := loadTree(ctx, tx, s)
 	if err != nil {
 		return nil, err

@@ -723,6 +723,11 @@ type PublishedSite struct {
 	// Authenticated is true when the visitor's token verified with the
 	// site's visitor key.
 	Authenticated bool
+	// ProfileKey names the stored state this profile was built from (the
+	// site and the stamp of its rows, see readerProfile): two profiles
+	// with one key are alike. Empty when the profile was not built for
+	// the reader.
+	ProfileKey string
 }
 
 // GetPublishedSite returns the published profile of a site for its

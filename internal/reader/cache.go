@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/prometheus/client_golang/prometheus"
@@ -66,6 +67,36 @@ func (p *pageParts) size(key string) int {
 func partsKey(c *app.Content, pageID, prefix string) string {
 	return strings.Join([]string{c.Space.ID, c.Revision.ID, pageID, prefix,
 		strconv.FormatInt(c.FileURLWindow(), 10)}, "\x00")
+}
+
+// pageKey is the cache key of a whole document page as one visitor sees
+// it: everything the page is rendered from. The site's profile (its key
+// changes with any stored setting it is built from), the site spaces and
+// sections this visitor sees (their claims decide), the theme they chose,
+// the addresses (base, host, the request's own path and query, which the
+// theme form returns to), and the parts' key (revision, page, prefix and
+// file URL window). "" when the profile has no key: not cached.
+func pageKey(q *request, c *app.Content, sp *placed, all []placed, sections []*folio.SiteSectionView, node content.PageNode) string {
+	if q.site.ProfileKey == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("page\x00")
+	for _, s := range []string{q.site.ProfileKey, q.base, q.absolute, returnPath(q.r), chosenTheme(q), sp.ss.ID,
+		partsKey(c, node.Page.ID, q.base+sp.prefix)} {
+		b.WriteString(s)
+		b.WriteByte(0)
+	}
+	for i := range all {
+		b.WriteString(all[i].ss.ID)
+		b.WriteString(all[i].prefix)
+		b.WriteByte(1)
+	}
+	for _, s := range sections {
+		b.WriteString(s.ID)
+		b.WriteByte(2)
+	}
+	return b.String()
 }
 
 // pageParts returns the parts of a document page, from the cache or
@@ -152,7 +183,8 @@ type htmlCache struct {
 
 type cacheEntry struct {
 	key   string
-	parts *pageParts
+	parts *pageParts // a page's parts, or
+	page  []byte     // a whole page (pageKey)
 	size  int
 }
 
@@ -180,25 +212,57 @@ func (c *htmlCache) usage() (bytes, entries int) {
 	return c.used, len(c.items)
 }
 
+// get returns a page's parts. A request counts once in the metrics: a
+// hit when its whole page (getPage) or its parts were cached, a miss when
+// the parts had to be rendered.
 func (c *htmlCache) get(key string) (*pageParts, bool) {
-	c.mu.Lock()
-	e, ok := c.items[key]
-	if ok {
-		c.order.MoveToFront(e)
-	}
-	c.mu.Unlock()
-	if !ok {
+	e, ok := c.lookup(key)
+	if !ok || e.parts == nil {
 		c.misses.Inc()
 		return nil, false
 	}
 	c.hits.Inc()
-	return e.Value.(*cacheEntry).parts, true
+	return e.parts, true
 }
 
-// put adds an entry, evicting the least recently used ones beyond the
-// bound; an entry larger than the whole bound is not kept.
+// getPage returns a whole page cached under a pageKey.
+func (c *htmlCache) getPage(key string) ([]byte, bool) {
+	if key == "" {
+		return nil, false
+	}
+	e, ok := c.lookup(key)
+	if !ok || e.page == nil {
+		return nil, false // counted by get
+	}
+	c.hits.Inc()
+	return e.page, true
+}
+
+func (c *htmlCache) lookup(key string) (*cacheEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[key]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*cacheEntry), true
+}
+
+// put adds a page's parts (see add).
 func (c *htmlCache) put(key string, p *pageParts) {
-	n := p.size(key)
+	c.add(&cacheEntry{key: key, parts: p, size: p.size(key)})
+}
+
+// putPage adds a whole page (see add).
+func (c *htmlCache) putPage(key string, b []byte) {
+	c.add(&cacheEntry{key: key, page: b, size: 128 + len(key) + len(b)})
+}
+
+// add adds an entry, evicting the least recently used ones beyond the
+// bound; an entry larger than the whole bound is not kept.
+func (c *htmlCache) add(ent *cacheEntry) {
+	key, n := ent.key, ent.size
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if n > c.max {
@@ -208,14 +272,14 @@ func (c *htmlCache) put(key string, p *pageParts) {
 		c.order.MoveToFront(e)
 		return
 	}
-	c.items[key] = c.order.PushFront(&cacheEntry{key: key, parts: p, size: n})
+	c.items[key] = c.order.PushFront(ent)
 	c.used += n
 	for c.used > c.max {
 		last := c.order.Back()
-		ent := last.Value.(*cacheEntry)
+		old := last.Value.(*cacheEntry)
 		c.order.Remove(last)
-		delete(c.items, ent.key)
-		c.used -= ent.size
+		delete(c.items, old.key)
+		c.used -= old.size
 		c.evictions.Inc()
 	}
 }

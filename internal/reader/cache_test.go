@@ -83,8 +83,19 @@ func TestCacheSameBytes(t *testing.T) {
 		if hits, misses := counter(t, cached, "folio_reader_cache_hits_total"), counter(t, cached, "folio_reader_cache_misses_total"); hits != 4 || misses != 4 {
 			t.Fatalf("%v hits and %v misses, want 4 and 4", hits, misses)
 		}
-		if n := counter(t, cached, "folio_reader_cache_entries"); n != 4 {
-			t.Fatalf("%v entries, want 4", n)
+		// Each page is kept twice: its parts (for other visitors' views of
+		// it) and the whole page as this visitor sees it.
+		if n := counter(t, cached, "folio_reader_cache_entries"); n != 8 {
+			t.Fatalf("%v entries, want 8", n)
+		}
+		// Whole pages are kept per visitor's view: a theme chosen by one
+		// visitor is never served to another, nor the reverse.
+		dark := &http.Cookie{Name: reader.ThemeCookie, Value: "dark"}
+		for range 2 {
+			serve(t, cached, base+"/faq", dark).want(t, 200, `<html lang="en" data-theme="dark">`)
+			if p := serve(t, cached, base+"/faq"); !strings.Contains(p.body, `<html lang="en" data-theme="light">`) {
+				t.Fatal("a visitor without a theme cookie got another visitor's dark page")
+			}
 		}
 		before := serve(t, cached, base+"/setup").want(t, 200, `alt="A dot"`, `<h1>Setup</h1>`, `href="`+base+`/setup/install"`)
 		// Two hours later the signed URLs are new ones, cached or not.

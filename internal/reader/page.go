@@ -43,9 +43,10 @@ func firstDocument(pages []*content.Page) (*content.Page, bool) {
 	return nil, false
 }
 
-// renderPage answers a document page: the parts of its revision (see
-// cache.go) in the site's chrome, which is rendered for each request.
-func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []placed, sections []*folio.SiteSectionView, node content.PageNode, parts *pageParts) {
+// renderPage renders a document page: the parts of its revision (see
+// cache.go) in the site's chrome. It returns nil after answering 500 when
+// the template fails.
+func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []placed, sections []*folio.SiteSectionView, node content.PageNode, parts *pageParts) []byte {
 	v := &pageView{PageTitle: parts.Title, Description: parts.Description}
 	h.chrome(q, v, &sp.ss)
 	v.Canonical = q.absolute + sp.prefix + "/" + escapePath(c.Paths()[node.Page.ID])
@@ -68,7 +69,7 @@ func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []place
 	if len(v.Spaces) < 2 {
 		v.Spaces = nil
 	}
-	h.write(q.w, q.r, http.StatusOK, v)
+	return h.render(q.w, q.r, v)
 }
 
 // robots answers robots.txt: public sites invite crawlers and name their

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"bytes"
 	"embed"
 	"html/template"
 	"log/slog"
@@ -194,12 +195,25 @@ func (h *Handler) status(w http.ResponseWriter, r *http.Request, q *request, cod
 }
 
 func (h *Handler) write(w http.ResponseWriter, r *http.Request, code int, v *pageView) {
-	var buf strings.Builder
+	if b := h.render(w, r, v); b != nil {
+		h.send(w, r, code, b)
+	}
+}
+
+// render executes the page template; on failure it answers 500 itself
+// and returns nil.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, v *pageView) []byte {
+	var buf bytes.Buffer
 	if err := pageTemplate.ExecuteTemplate(&buf, "page", v); err != nil {
 		h.logger.Error("reader template", "path", r.URL.Path, "error", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
-		return
+		return nil
 	}
+	return buf.Bytes()
+}
+
+// send answers a rendered page with the reader's headers.
+func (h *Handler) send(w http.ResponseWriter, r *http.Request, code int, b []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	// Scripts only from this server (the reader's own script, scriptPath),
@@ -208,7 +222,7 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request, code int, v *pag
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src * data:; style-src 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'")
 	w.WriteHeader(code)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write([]byte(buf.String()))
+		_, _ = w.Write(b)
 	}
 }
 
@@ -468,12 +482,22 @@ func (h *Handler) page(q *request) {
 		h.notFound(q)
 		return
 	}
+	key := pageKey(q, c, sp, all, sections, node)
+	if b, ok := h.cache.getPage(key); ok {
+		h.send(q.w, q.r, http.StatusOK, b)
+		return
+	}
 	parts, err := h.pageParts(ctx, q, c, sp, node)
 	if err != nil {
 		h.fail(q.w, q.r, q, err)
 		return
 	}
-	h.renderPage(q, c, sp, all, sections, node, parts)
+	if b := h.renderPage(q, c, sp, all, sections, node, parts); b != nil {
+		if key != "" {
+			h.cache.putPage(key, b)
+		}
+		h.send(q.w, q.r, http.StatusOK, b)
+	}
 }
 
 // notFound answers a path that leads nowhere: a redirect of the site when
