@@ -24,12 +24,8 @@ func (a *App) ReaderSite(ctx context.Context, id folio.ID, hostname, shareKey st
 // visitor's claims are set on the answer: Visible tells what they see.
 func (a *App) ReaderSiteFor(ctx context.Context, id folio.ID, hostname, shareKey string, visitor Visitor) (out *PublishedSite, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		var s *folio.Site
-		if id != "" {
-			s, err = store.SiteByID(ctx, tx, id)
-		} else {
-			s, err = store.SiteByHostname(ctx, tx, hostname)
-		}
+		// The site row and the stamp of its profile, in one query.
+		s, stamp, err := store.ReaderSite(ctx, tx, id, hostname)
 		if folio.IsNotFound(err) {
 			return errSiteNotFound
 		}
@@ -54,7 +50,7 @@ func (a *App) ReaderSiteFor(ctx context.Context, id folio.ID, hostname, shareKey
 			}
 			return errSiteNotFound
 		}
-		p, err := a.readerProfile(ctx, tx, s)
+		p, err := a.readerProfile(ctx, tx, s, stamp)
 		if err != nil {
 			return err
 		}

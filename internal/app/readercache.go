@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/store"
@@ -58,19 +59,15 @@ const profileCacheEntries = 1000
 
 // readerProfile returns the published profile of a site for an anonymous
 // reader: the structure (spaces with the read role) and customizations.
-// A profile is built from the rows store.SiteStamp digests, read here
-// first in one query: while the stamp is the one the cached profile was
+// A profile is built from the rows its stamp digests, read with the site
+// row in one query (store.ReaderSite): while the stamp is the one the cached profile was
 // built under, the profile is reused, so a page read costs one query here
 // instead of one per table, and any change is seen by the next request on
 // every server. A change that lands between the stamp and the build gives
 // a newer profile under the older stamp, which the next request's stamp
 // replaces: never an older one. The profile is shared between requests and
 // must not be changed; it carries no change request or comment counts.
-func (a *App) readerProfile(ctx context.Context, tx *store.Tx, s *folio.Site) (*PublishedSite, error) {
-	stamp, err := store.SiteStamp(ctx, tx, s.ID)
-	if err != nil {
-		return nil, err
-	}
+func (a *App) readerProfile(ctx context.Context, tx *store.Tx, s *folio.Site, stamp [sha256.Size]byte) (*PublishedSite, error) {
 	key := s.ID + "\x00" + string(stamp[:])
 	if ps, ok := a.profiles.get(key); ok {
 		return ps, nil
