@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/foliodocs/folio"
@@ -217,7 +218,13 @@ func (a *App) UpdateSite(ctx context.Context, caller folio.Caller, orgID, id fol
 			s.Hostname = u.Hostname.Value
 		}
 		if u.Proxy.Set {
-			s.ProxyOrigin = u.Proxy.Value
+			// Host names are case-insensitive and looked up in lower case;
+			// the path prefix is kept as given.
+			host, path, found := strings.Cut(u.Proxy.Value, "/")
+			s.ProxyOrigin = strings.ToLower(host)
+			if found {
+				s.ProxyOrigin += "/" + path
+			}
 		}
 		if u.AgentsContext.Set {
 			s.AgentsContext = u.AgentsContext.Value

@@ -481,7 +481,12 @@ func TestLookupProxiedSite(t *testing.T) {
 		deeper := newSite(t, s, admin, org, map[string]any{"title": "API", "spaces": []string{api}})
 		base := "/v1/orgs/" + org + "/sites/"
 		s.Do(t, admin, "PATCH", base+st.ID, map[string]any{"proxy": "example.com/docs"}).WantStatus(t, 200)
-		s.Do(t, admin, "PATCH", base+deeper.ID, map[string]any{"proxy": "example.com/docs/api"}).WantStatus(t, 200)
+		// The host is stored in lower case, as lookups compare it.
+		var d struct{ Proxy struct{ Origin string } }
+		s.Do(t, admin, "PATCH", base+deeper.ID, map[string]any{"proxy": "Example.COM/docs/api"}).WantStatus(t, 200).JSON(t, &d)
+		if d.Proxy.Origin != "example.com/docs/api" {
+			t.Fatalf("proxy origin stored as %q", d.Proxy.Origin)
+		}
 		lookupURL(t, s, "https://example.com/docs", 404) // not published yet
 		var v struct{ URLs struct{ Published string } }
 		s.Do(t, admin, "POST", base+st.ID+"/publish", nil).WantStatus(t, 200).JSON(t, &v)
