@@ -248,22 +248,8 @@ func (a *App) ChangeRequestBacklinks(ctx context.Context, caller folio.Caller, s
 				rows = append(rows, ln)
 			}
 		}
-		seen := map[string]bool{}
-		for _, ln := range rows {
-			key := ln.SpaceID + "/" + ln.PageID
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			loc, err := r.pageLocation(ln.SpaceID, ln.PageID)
-			if err != nil {
-				return err
-			}
-			if loc != nil {
-				locs = append(locs, *loc)
-			}
-		}
-		return nil
+		locs, err = r.backlinkLocations(rows)
+		return err
 	})
 	if err != nil {
 		return l, err

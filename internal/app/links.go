@@ -265,25 +265,34 @@ func (a *App) Backlinks(ctx context.Context, caller folio.Caller, spaceID folio.
 		if err != nil {
 			return err
 		}
-		seen := map[string]bool{}
-		for _, ln := range links {
-			key := ln.SpaceID + "/" + ln.PageID
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			loc, err := r.pageLocation(ln.SpaceID, ln.PageID)
-			if err != nil {
-				return err
-			}
-			if loc != nil {
-				locs = append(locs, *loc)
-			}
-		}
-		return nil
+		locs, err = r.backlinkLocations(links)
+		return err
 	})
 	if err != nil {
 		return l, err
 	}
 	return paginate(locs, opts)
+}
+
+// backlinkLocations returns the locations of the pages links come from,
+// once per page, in the links' order; pages the caller may not see are
+// left out.
+func (r *linkReader) backlinkLocations(links []store.Link) ([]Location, error) {
+	var locs []Location
+	seen := map[string]bool{}
+	for _, ln := range links {
+		key := ln.SpaceID + "/" + ln.PageID
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		loc, err := r.pageLocation(ln.SpaceID, ln.PageID)
+		if err != nil {
+			return nil, err
+		}
+		if loc != nil {
+			locs = append(locs, *loc)
+		}
+	}
+	return locs, nil
 }

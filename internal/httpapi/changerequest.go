@@ -424,18 +424,7 @@ func (s *Server) listChangeRequestLinks(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	list := wire.NewList(l, func(u *app.LinkUsage) wire.LinkUsage {
-		out := wire.LinkUsage{Status: u.Status, Relation: u.Relation, Ref: u.Ref,
-			LocationReferences: make([]wire.ContentLocation, len(u.Locations))}
-		if u.Target != nil {
-			t := s.location(u.Target)
-			out.TargetReference = &t
-		}
-		for i := range u.Locations {
-			out.LocationReferences[i] = s.location(&u.Locations[i])
-		}
-		return out
-	})
+	list := wire.NewList(l, s.linkUsage)
 	var ws wire.LinkStats
 	ws.Total, ws.Broken.Total, ws.Broken.ChangeRequest = stats.Total, stats.Broken, crBroken
 	writeJSON(w, http.StatusOK, struct {

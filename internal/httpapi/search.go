@@ -125,18 +125,7 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list := wire.NewList(l, func(u *app.LinkUsage) wire.LinkUsage {
-		out := wire.LinkUsage{Status: u.Status, Relation: u.Relation, Ref: u.Ref,
-			LocationReferences: make([]wire.ContentLocation, len(u.Locations))}
-		if u.Target != nil {
-			t := s.location(u.Target)
-			out.TargetReference = &t
-		}
-		for i := range u.Locations {
-			out.LocationReferences[i] = s.location(&u.Locations[i])
-		}
-		return out
-	})
+	list := wire.NewList(l, s.linkUsage)
 	var ws wire.LinkStats
 	ws.Total, ws.Broken.Total = stats.Total, stats.Broken
 	writeJSON(w, http.StatusOK, struct {
@@ -158,4 +147,18 @@ func (s *Server) listBacklinks(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, wire.NewList(l, s.location))
 	return nil
+}
+
+// linkUsage is the wire form of a link target and where it is used.
+func (s *Server) linkUsage(u *app.LinkUsage) wire.LinkUsage {
+	out := wire.LinkUsage{Status: u.Status, Relation: u.Relation, Ref: u.Ref,
+		LocationReferences: make([]wire.ContentLocation, len(u.Locations))}
+	if u.Target != nil {
+		t := s.location(u.Target)
+		out.TargetReference = &t
+	}
+	for i := range u.Locations {
+		out.LocationReferences[i] = s.location(&u.Locations[i])
+	}
+	return out
 }
