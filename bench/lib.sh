@@ -9,6 +9,26 @@ die() {
 
 # need_tools TOOL...: fails unless each tool is installed; installs wrk with
 # apt-get when it is missing.
+# parse_stores sets mode and stores from a script's argument: sqlite,
+# postgres or both; -h or --help prints the script's header comment (its
+# lines 2 to $2) and exits.
+parse_stores() {
+  mode=$1
+  case $mode in
+    sqlite) stores=(sqlite) ;;
+    postgres) stores=(postgres) ;;
+    both) stores=(sqlite postgres) ;;
+    -h | --help)
+      sed -n "2,$2p" "$0" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "usage: $0 [sqlite|postgres|both]" >&2
+      exit 2
+      ;;
+  esac
+}
+
 need_tools() {
   local tool
   for tool in "$@"; do

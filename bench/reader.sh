@@ -25,20 +25,6 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="/usr/local/go/bin:$PATH"
 
-mode=${1:-both}
-case $mode in
-  sqlite) stores=(sqlite) ;;
-  postgres) stores=(postgres) ;;
-  both) stores=(sqlite postgres) ;;
-  -h | --help)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
-    exit 0
-    ;;
-  *)
-    echo "usage: $0 [sqlite|postgres|both]" >&2
-    exit 2
-    ;;
-esac
 DURATION=${DURATION:-10s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
@@ -49,6 +35,7 @@ pg_admin_url=postgres://postgres@127.0.0.1:5432
 
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
+parse_stores "${1:-both}" 22
 
 case $EVERY in '' | *[!0-9]* | 0) die "EVERY must be a positive number" ;; esac
 need_tools curl jq
