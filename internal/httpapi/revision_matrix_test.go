@@ -80,6 +80,31 @@ func TestRevisionReadMatrix(t *testing.T) {
 					Path: fixed("/v1/spaces/" + theirs + "/revisions/" + rev + v.suffix), Want: nobody},
 			)
 		}
+		// Documents: a page's document in a revision, and a document by id
+		// (only those of the space's current revision are found by id).
+		docOf := func(sp, r string) string {
+			var rb revisionBody
+			s.Do(t, admin, "GET", "/v1/spaces/"+sp+"/revisions/"+r, nil).WantStatus(t, 200).JSON(t, &rb)
+			return rb.Pages[0].DocumentID
+		}
+		doc, otherDoc := docOf(space, rev), docOf(other, otherRev)
+		if doc == "" || doc == otherDoc {
+			t.Fatalf("the two spaces' documents must differ for the cases below: %q and %q", doc, otherDoc)
+		}
+		cases = append(cases,
+			apitest.Case{Name: "getPageDocument", Method: "GET",
+				Path: fixed("/v1/spaces/" + space + "/revisions/" + rev + "/page/" + page + "/document"), Want: viewers},
+			apitest.Case{Name: "getPageDocument revision of another space", Method: "GET",
+				Path: fixed("/v1/spaces/" + space + "/revisions/" + otherRev + "/page/" + otherPage + "/document"), Want: notFound},
+			apitest.Case{Name: "getPageDocument through another organization's space", Method: "GET",
+				Path: fixed("/v1/spaces/" + theirs + "/revisions/" + rev + "/page/" + page + "/document"), Want: nobody},
+			apitest.Case{Name: "getDocumentById", Method: "GET",
+				Path: fixed("/v1/spaces/" + space + "/documents/" + doc), Want: viewers},
+			apitest.Case{Name: "getDocumentById document of another space", Method: "GET",
+				Path: fixed("/v1/spaces/" + space + "/documents/" + otherDoc), Want: notFound},
+			apitest.Case{Name: "getDocumentById through another organization's space", Method: "GET",
+				Path: fixed("/v1/spaces/" + theirs + "/documents/" + doc), Want: nobody},
+		)
 		// Pages and files of another space are not in this one's revision.
 		cases = append(cases,
 			apitest.Case{Name: "getPageById page of another space", Method: "GET",
