@@ -81,3 +81,40 @@ end
 LUA
   } >"$1"
 }
+
+# measure_wrk PID OUT WRK-ARGS...: runs wrk with the arguments, its output
+# in OUT, while sampling the RSS and CPU time of process PID, and sets
+# requests, rps, kb (transfer per second), p50, p99, non2xx, cpu_us (CPU
+# of PID per request) and max_rss (KB) from the run; socket errors go to
+# stderr. It needs clk_tck (getconf CLK_TCK).
+measure_wrk() {
+  local pid=$1 out=$2 ticks0 ticks1 rss
+  shift 2
+  max_rss=0
+  ticks0=$(cpu_ticks "$pid")
+  wrk "$@" >"$out" 2>&1 &
+  wrk_pid=$!
+  while kill -0 "$wrk_pid" 2>/dev/null; do
+    rss=$(rss_kb "$pid")
+    [ "${rss:-0}" -gt "$max_rss" ] && max_rss=$rss
+    sleep 0.1
+  done
+  wait "$wrk_pid" || {
+    cat "$out" >&2
+    die "wrk failed"
+  }
+  wrk_pid=
+  ticks1=$(cpu_ticks "$pid")
+  requests=$(awk '/requests in/ { print $1 }' "$out")
+  rps=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")
+  kb=$(awk '/^Transfer\/sec:/ { print $2 }' "$out")
+  p50=$(awk '$1 == "50%" { print $2 }' "$out")
+  p99=$(awk '$1 == "99%" { print $2 }' "$out")
+  non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ { print $2 }' "$out")
+  cpu_us=$(awk -v t="$((ticks1 - ticks0))" -v hz="$clk_tck" -v n="${requests:-0}" \
+    'BEGIN { if (n > 0) printf "%.0f", t / hz * 1e6 / n; else print "-" }')
+  grep -E '^ *Socket errors' "$out" | sed 's/^/   /' >&2 || true
+}
+
+# mb prints KB as MB with one decimal.
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }

@@ -151,33 +151,8 @@ run_wrk() {
   [ -n "$script" ] && args+=(-s "$script")
   [ -n "$timeout" ] && args+=(--timeout "$timeout")
   say "$store: $scenario ($DURATION)"
-  local ticks0 ticks1 max_rss=0 rss
-  ticks0=$(cpu_ticks "$server_pid")
-  wrk "${args[@]}" "$base_url$path" >"$out" 2>&1 &
-  wrk_pid=$!
-  while kill -0 "$wrk_pid" 2>/dev/null; do
-    rss=$(rss_kb "$server_pid")
-    [ "${rss:-0}" -gt "$max_rss" ] && max_rss=$rss
-    sleep 0.1
-  done
-  wait "$wrk_pid" || {
-    cat "$out" >&2
-    die "wrk failed"
-  }
-  wrk_pid=
-  ticks1=$(cpu_ticks "$server_pid")
-
-  local requests rps p50 p99 non2xx socket_errors cpu_us
-  requests=$(awk '/requests in/ { print $1 }' "$out")
-  rps=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")
-  p50=$(awk '$1 == "50%" { print $2 }' "$out")
-  p99=$(awk '$1 == "99%" { print $2 }' "$out")
-  non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ { print $2 }' "$out")
-  socket_errors=$(grep -E '^ *Socket errors' "$out" || true)
-  cpu_us=$(awk -v t="$((ticks1 - ticks0))" -v hz="$clk_tck" -v n="${requests:-0}" \
-    'BEGIN { if (n > 0) printf "%.0f", t / hz * 1e6 / n; else print "-" }')
-  [ -n "$socket_errors" ] && echo "   $socket_errors" >&2
-  rows+=("| $store | $scenario | $rps | $p50 | $p99 | $cpu_us | $(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }') | ${non2xx:-0} |")
+  measure_wrk "$server_pid" "$out" "${args[@]}" "$base_url$path"
+  rows+=("| $store | $scenario | $rps | $p50 | $p99 | $cpu_us | $(mb "$max_rss") | ${non2xx:-0} |")
   printf '   %s req/s, p50 %s, p99 %s, %s µs CPU/request, %s requests, non-2xx %s\n' \
     "$rps" "$p50" "$p99" "$cpu_us" "$requests" "${non2xx:-0}" >&2
 }
@@ -264,7 +239,7 @@ bench_content() {
   secs=$(awk -v m="$ms" 'BEGIN { printf "%.1f", m / 1000 }')
   cpu_s=$(awk -v t="$((ticks1 - ticks0))" -v hz="$clk_tck" 'BEGIN { printf "%.1f", t / hz }')
   imported=$(jq -r .importedResources "$out")
-  imports+=("| $store | $imported pages ($zip_mb MB zip) | $secs | $cpu_s | $(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }') |")
+  imports+=("| $store | $imported pages ($zip_mb MB zip) | $secs | $cpu_s | $(mb "$max_rss") |")
   say "$store: imported $imported pages in $secs s ($cpu_s s CPU)"
 
   api GET "/v1/spaces/$space/content/pages" >"$tmp/pages.json" || die "GET /v1/spaces/$space/content/pages failed"

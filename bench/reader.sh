@@ -118,32 +118,8 @@ rows=()
 run_wrk() {
   local store=$1 what=$2 url=$3 pid=$4 out=$tmp/wrk.out
   say "$store: $what ($DURATION)"
-  local ticks0 ticks1 max_rss=0 rss
-  ticks0=$(cpu_ticks "$pid")
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency --timeout 10s -s "$tmp/pages.lua" "$url" >"$out" 2>&1 &
-  wrk_pid=$!
-  while kill -0 "$wrk_pid" 2>/dev/null; do
-    rss=$(rss_kb "$pid")
-    [ "${rss:-0}" -gt "$max_rss" ] && max_rss=$rss
-    sleep 0.1
-  done
-  wait "$wrk_pid" || {
-    cat "$out" >&2
-    die "wrk failed"
-  }
-  wrk_pid=
-  ticks1=$(cpu_ticks "$pid")
-  local requests rps p50 p99 non2xx cpu_us kb
-  requests=$(awk '/requests in/ { print $1 }' "$out")
-  rps=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")
-  kb=$(awk '/^Transfer\/sec:/ { print $2 }' "$out")
-  p50=$(awk '$1 == "50%" { print $2 }' "$out")
-  p99=$(awk '$1 == "99%" { print $2 }' "$out")
-  non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ { print $2 }' "$out")
-  cpu_us=$(awk -v t="$((ticks1 - ticks0))" -v hz="$clk_tck" -v n="${requests:-0}" \
-    'BEGIN { if (n > 0) printf "%.0f", t / hz * 1e6 / n; else print "-" }')
-  grep -E '^ *Socket errors' "$out" >&2 || true
-  rows+=("| $store | $what | $rps | $kb | $p50 | $p99 | $cpu_us | $(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }') | ${non2xx:-0} |")
+  measure_wrk "$pid" "$out" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency --timeout 10s -s "$tmp/pages.lua" "$url"
+  rows+=("| $store | $what | $rps | $kb | $p50 | $p99 | $cpu_us | $(mb "$max_rss") | ${non2xx:-0} |")
   printf '   %s req/s, %s/s, p50 %s, p99 %s, %s µs CPU/request, non-2xx %s\n' \
     "$rps" "$kb" "$p50" "$p99" "$cpu_us" "${non2xx:-0}" >&2
 }
