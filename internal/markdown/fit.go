@@ -24,12 +24,17 @@ var (
 	essentials = []string{content.BlockParagraph, content.BlockHeading1, content.BlockHeading2, content.BlockHeading3,
 		content.BlockListOrdered, content.BlockListUnordered, content.BlockListTasks, content.BlockDivider}
 	rootBlocks = newSet(essentials, []string{content.BlockQuote, content.BlockHint, content.BlockImages, content.BlockFile,
-		content.BlockCode, content.BlockMath, content.BlockExpandable, content.BlockTabs, content.BlockTable})
-	listItemBlocks   = newSet(essentials, []string{content.BlockCode, content.BlockHint, content.BlockQuote, content.BlockMath, content.BlockTable})
-	quoteBlocks      = newSet(essentials, []string{content.BlockQuote})
-	hintBlocks       = newSet(essentials)
-	tabBlocks        = newSet(essentials, []string{content.BlockCode, content.BlockFile, content.BlockImages, content.BlockHint, content.BlockQuote, content.BlockMath})
-	expandableBlocks = newSet(essentials, []string{content.BlockImages, content.BlockCode, content.BlockTable, content.BlockHint, content.BlockQuote})
+		content.BlockCode, content.BlockMath, content.BlockExpandable, content.BlockTabs, content.BlockTable,
+		content.BlockEmbed, content.BlockContentRef, content.BlockReusableContent, content.BlockStepper,
+		content.BlockOpenAPI, content.BlockOpenAPIOperation})
+	listItemBlocks = newSet(essentials, []string{content.BlockCode, content.BlockHint, content.BlockQuote, content.BlockMath, content.BlockTable})
+	quoteBlocks    = newSet(essentials, []string{content.BlockQuote})
+	hintBlocks     = newSet(essentials)
+	// tabBlocks is what tabs-item and stepper-step hold.
+	tabBlocks = newSet(essentials, []string{content.BlockCode, content.BlockFile, content.BlockImages, content.BlockHint,
+		content.BlockQuote, content.BlockMath, content.BlockEmbed, content.BlockContentRef})
+	expandableBlocks = newSet(essentials, []string{content.BlockImages, content.BlockCode, content.BlockTable, content.BlockHint,
+		content.BlockQuote, content.BlockReusableContent})
 	// Table cells may hold any block; keeping them simple matches what
 	// GitBook's editor offers in a cell.
 	cellBlocks = newSet(essentials, []string{content.BlockImages, content.BlockCode, content.BlockQuote})
@@ -86,6 +91,30 @@ func degrade(n content.Node) []content.Node {
 	switch n.Type {
 	case content.BlockQuote, content.BlockHint:
 		return n.Nodes
+	case content.BlockEmbed, content.BlockContentRef:
+		ref, _ := n.Data["ref"].(map[string]any)
+		label, _ := n.Data["caption"].(string)
+		if url, ok := n.Data["url"].(string); ok {
+			ref = map[string]any{"kind": "url", "url": url}
+			if label == "" {
+				label = url
+			}
+		}
+		if ref == nil {
+			return nil
+		}
+		if label == "" {
+			label = n.Type
+		}
+		l := content.NewInline(content.InlineLink, textNode(label, 0))
+		l.Data["ref"] = ref
+		return []content.Node{paragraph([]content.Node{l})}
+	case content.BlockStepper:
+		var out []content.Node
+		for _, it := range n.Nodes {
+			out = append(out, it.Nodes...)
+		}
+		return out
 	case content.BlockTabs:
 		var out []content.Node
 		for _, it := range n.Nodes {
@@ -200,7 +229,7 @@ func clampDepth(nodes []content.Node, depth int) []content.Node {
 // itemContainers are the blocks whose children are items of one type.
 var itemContainers = map[string]bool{
 	content.BlockListOrdered: true, content.BlockListUnordered: true, content.BlockListTasks: true,
-	content.BlockTabs: true, content.BlockImages: true, content.BlockCode: true,
+	content.BlockTabs: true, content.BlockImages: true, content.BlockCode: true, content.BlockStepper: true,
 }
 
 func hasBlockChildren(n content.Node) bool {

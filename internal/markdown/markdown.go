@@ -29,9 +29,29 @@ type LinkTarget interface {
 	FilePath(fileID string) string
 }
 
+// ReusableResolver is an optional extension of Resolver: a Resolver that
+// also implements it turns {% include "path" %} into a reusable-content
+// block. Without it, or when the path does not resolve, the tag is kept as
+// raw text (see DataRaw).
+type ReusableResolver interface {
+	// Reusable resolves an include target such as
+	// "../.gitbook/includes/warning.md" to a reusable content id.
+	Reusable(target string) (id string, ok bool)
+}
+
+// ReusableTarget is an optional extension of LinkTarget giving back the
+// include path of a reusable content; without it, reusable-content blocks
+// are written as {% include "reusable:ID" %}, which ToDocument reads back.
+type ReusableTarget interface {
+	// ReusablePath returns the include target for a reusable content.
+	ReusablePath(id string) string
+}
+
 // ToDocument parses GitBook-flavored Markdown (GFM) into a Document that
-// passes Validate("document"). Raw HTML, footnotes and other constructs
-// without a Document equivalent are kept as paragraph text. It returns an
+// passes Validate("document"). Raw HTML, footnotes, unknown tags and other
+// constructs without a Document equivalent become paragraphs holding their
+// source, which is kept with the source of blocks that would not write
+// back identically in the document's data (DataRaw). It returns an
 // Invalid error (field "markdown") for input that is not UTF-8, that nests
 // more than MaxLineNesting lists or quotes on one line, or whose Document
 // would break the limits of content.Validate.
@@ -39,7 +59,8 @@ func ToDocument(src []byte, r Resolver) (*content.Document, error) {
 	if !utf8.Valid(src) {
 		return nil, folio.FieldErrorf("markdown", "markdown must be UTF-8 text")
 	}
-	c := &converter{resolver: r}
+	c := &converter{resolver: r, allowed: rootBlocks}
+	c.reusable, _ = r.(ReusableResolver)
 	var nodes []content.Node
 	text := string(src)
 	if fm, rest, ok := frontMatter(text); ok {
@@ -56,21 +77,26 @@ func ToDocument(src []byte, r Resolver) (*content.Document, error) {
 	doc := &content.Document{Object: content.ObjectDocument, Data: map[string]any{},
 		Nodes: clampDepth(fit(rootBlocks, nodes), 1)}
 	doc.Normalize()
+	c.keeper.finish(doc)
 	if err := doc.Validate("markdown"); err != nil {
 		return nil, err
 	}
 	return doc, nil
 }
 
-// FromDocument writes a Document as GitBook-flavored Markdown. Page and file
-// references go through t. It does not fail on content it cannot express
+// FromDocument writes a Document as GitBook-flavored Markdown, in the form
+// GitBook writes in git-synced repositories; blocks unchanged since
+// ToDocument kept their source are written as that source. Page and file
+// references go through t (and reusable content through t's optional
+// ReusableTarget). It does not fail on content it cannot express
 // (see the package documentation for the lossy cases); the error is kept for
 // callers and is always nil today.
 func FromDocument(doc *content.Document, t LinkTarget) ([]byte, error) {
 	if doc == nil {
 		return []byte{}, nil
 	}
-	w := &writer{target: t}
+	w := &writer{target: t, raw: rawEntries(doc)}
+	w.reusable, _ = t.(ReusableTarget)
 	return []byte(w.document(doc)), nil
 }
 

@@ -35,6 +35,15 @@ func (fakeResolver) File(target string) (string, bool) {
 	return "file-" + path.Base(target), true
 }
 
+// Reusable resolves ".gitbook/includes/*.md" targets to "reusable-<base>".
+func (fakeResolver) Reusable(target string) (string, bool) {
+	dir, file := path.Split(target)
+	if !strings.HasSuffix(dir, ".gitbook/includes/") || !strings.HasSuffix(file, ".md") {
+		return "", false
+	}
+	return "reusable-" + strings.TrimSuffix(file, ".md"), true
+}
+
 // fakeTarget is the inverse of fakeResolver.
 type fakeTarget struct{}
 
@@ -44,6 +53,10 @@ func (fakeTarget) PagePath(id, anchor string) string {
 		p += "#" + anchor
 	}
 	return p
+}
+
+func (fakeTarget) ReusablePath(id string) string {
+	return "../.gitbook/includes/" + strings.TrimPrefix(id, "reusable-") + ".md"
 }
 
 func (fakeTarget) FilePath(id string) string {

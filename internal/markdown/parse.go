@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -55,8 +56,11 @@ func inlineParsers() []util.PrioritizedValue {
 // converter turns segments and goldmark trees into Document nodes.
 type converter struct {
 	resolver Resolver
-	src      []byte // the source of the Markdown segment being converted
-	inAlt    bool   // converting an image's alt text
+	reusable ReusableResolver // resolver's optional extension, or nil
+	keeper   rawKeeper
+	allowed  blockSet // what the container being converted may hold
+	src      []byte   // the source of the Markdown segment being converted
+	inAlt    bool     // converting an image's alt text
 }
 
 func (c *converter) segments(s *segment) []content.Node {
@@ -67,46 +71,127 @@ func (c *converter) segments(s *segment) []content.Node {
 	return out
 }
 
+// within converts the children of s for a container that may hold
+// allowed.
+func (c *converter) within(s *segment, allowed blockSet) []content.Node {
+	saved := c.allowed
+	c.allowed = allowed
+	defer func() { c.allowed = saved }()
+	return c.segments(s)
+}
+
+// voidTags are the segments that become one void block, which some
+// containers cannot hold: there they stay raw text rather than lose
+// their meaning to fit.
+var voidTags = map[segKind]string{
+	segEmbed: content.BlockEmbed, segContentRef: content.BlockContentRef, segInclude: content.BlockReusableContent,
+	segFigures: content.BlockImages, segOpenAPI: content.BlockOpenAPIOperation, segFile: content.BlockFile,
+}
+
 func (c *converter) segment(s *segment) []content.Node {
+	if typ, ok := voidTags[s.kind]; ok && c.allowed != nil && !c.allowed[typ] {
+		return []content.Node{c.rawParagraph(s.source)}
+	}
 	switch s.kind {
 	case segMarkdown:
 		return c.markdown([]byte(s.text))
 	case segHint:
-		n := block(content.BlockHint, fit(hintBlocks, c.segments(s)))
+		n := block(content.BlockHint, fit(hintBlocks, c.within(s, hintBlocks)))
 		n.Data["style"] = s.attr
 		return []content.Node{n}
 	case segTabs:
-		var items []content.Node
-		for _, ch := range s.children {
-			if ch.kind == segTab {
-				it := block(content.BlockTabsItem, fit(tabBlocks, c.segments(ch)))
-				it.Data["title"] = ch.attr
-				items = append(items, it)
-				continue
-			}
-			// Content between tabs joins the tab before it, or a new untitled tab.
-			nodes := c.segment(ch)
-			if len(nodes) == 0 {
-				continue
-			}
-			if len(items) == 0 {
-				it := block(content.BlockTabsItem, nil)
-				it.Data["title"] = ""
-				items = append(items, it)
-			}
-			last := &items[len(items)-1]
-			last.Nodes = append(last.Nodes, fit(tabBlocks, nodes)...)
+		return []content.Node{c.items(s, content.BlockTabs, content.BlockTabsItem, segTab)}
+	case segStepper:
+		return []content.Node{c.items(s, content.BlockStepper, content.BlockStepperStep, segStep)}
+	case segEmbed:
+		n := voidBlock(content.BlockEmbed)
+		n.Data["url"] = s.attr
+		if s.text != "" {
+			n.Data["caption"] = s.text
 		}
-		return []content.Node{block(content.BlockTabs, items)}
+		return []content.Node{n}
+	case segContentRef:
+		n := voidBlock(content.BlockContentRef)
+		n.Data["ref"] = c.ref(s.attr, false)
+		if s.text != s.attr {
+			c.keeper.label(&n, s.text)
+		}
+		return []content.Node{n}
+	case segCode:
+		nodes := c.markdown([]byte(s.text))
+		data, _ := parseCodeAttrs(s.attr)
+		if len(nodes) == 1 && nodes[0].Type == content.BlockCode {
+			for k, v := range data {
+				nodes[0].Data[k] = v
+			}
+		}
+		return nodes
+	case segInclude:
+		id, ok := strings.CutPrefix(s.attr, "reusable:")
+		if !ok && c.reusable != nil && isRelative(s.attr) {
+			id, ok = c.reusable.Reusable(s.attr)
+		}
+		if !ok || id == "" {
+			return []content.Node{c.rawParagraph(s.source)}
+		}
+		n := voidBlock(content.BlockReusableContent)
+		n.Data["ref"] = map[string]any{"kind": "reusable-content", "reusableContent": id}
+		return []content.Node{n}
+	case segFigures:
+		var imgs []content.Node
+		for _, f := range s.figures {
+			img := voidBlock(content.BlockImage)
+			img.Fragments = []content.Fragment{}
+			img.Data["ref"] = c.ref(f.src, true)
+			img.Data["alt"] = f.alt
+			if f.width != "" {
+				w, _ := strconv.ParseFloat(f.width, 64)
+				img.Data["width"] = w
+			}
+			if f.caption != "" {
+				img.Fragments = append(img.Fragments, captionFragment(f.caption))
+			}
+			imgs = append(imgs, img)
+		}
+		n := block(content.BlockImages, imgs)
+		if s.align != "" {
+			n.Data["align"] = s.align
+		}
+		return []content.Node{n}
+	case segOpenAPI:
+		var n content.Node
+		if s.attr == "openapi-operation" {
+			n = voidBlock(content.BlockOpenAPIOperation)
+			n.Data["ref"] = map[string]any{"kind": "openapi", "spec": s.attrs["spec"]}
+		} else {
+			n = voidBlock(content.BlockOpenAPI)
+			n.Data["ref"] = c.ref(s.attrs["src"], true)
+		}
+		n.Data["path"], n.Data["method"] = s.attrs["path"], s.attrs["method"]
+		if r, _ := n.Data["ref"].(map[string]any); r["kind"] != "file" && (&writer{}).block(n, false) != s.source {
+			// The link inside names the spec's source, which the block
+			// does not hold.
+			c.keeper.keep(&n, s.source)
+		}
+		return []content.Node{n}
+	case segRaw:
+		if s.plain {
+			return []content.Node{paragraph([]content.Node{textNode(s.text, 0)})}
+		}
+		return []content.Node{c.rawParagraph(s.text)}
 	case segFile:
-		return []content.Node{c.file(s.attr, s.text)}
+		n := c.file(s.attr, s.text)
+		if n.Type == content.BlockParagraph {
+			c.keeper.keep(&n, s.source)
+		}
+		return []content.Node{n}
 	case segMath:
 		n := voidBlock(content.BlockMath)
 		n.Data["formula"] = s.text
 		return []content.Node{n}
 	case segDetails:
 		title := c.inlineOnly(s.attr)
-		body := fit(expandableBlocks, c.segments(s))
+		body := fit(expandableBlocks, c.within(s, expandableBlocks))
 		if len(body) == 0 {
 			body = []content.Node{paragraph(nil)}
 		}
@@ -120,6 +205,53 @@ func (c *converter) segment(s *segment) []content.Node {
 		return []content.Node{n}
 	}
 	return nil
+}
+
+// items converts tabs or a stepper: each item segment becomes an item
+// block; content between items joins the item before it, or a new one.
+func (c *converter) items(s *segment, typ, itemType string, itemKind segKind) content.Node {
+	allowed := tabBlocks
+	newItem := func(nodes []content.Node, title string) content.Node {
+		it := block(itemType, fit(allowed, nodes))
+		if typ == content.BlockTabs {
+			it.Data["title"] = title
+		}
+		return it
+	}
+	var items []content.Node
+	for _, ch := range s.children {
+		if ch.kind == itemKind {
+			items = append(items, newItem(c.within(ch, allowed), ch.attr))
+			continue
+		}
+		saved := c.allowed
+		c.allowed = allowed
+		nodes := c.segment(ch)
+		c.allowed = saved
+		if len(nodes) == 0 {
+			continue
+		}
+		if len(items) == 0 {
+			items = append(items, newItem(nil, ""))
+		}
+		last := &items[len(items)-1]
+		last.Nodes = append(last.Nodes, fit(allowed, nodes)...)
+	}
+	return block(typ, items)
+}
+
+// rawParagraph returns a paragraph holding Markdown source that has no
+// Document form as its text, and keeps the source for FromDocument.
+func (c *converter) rawParagraph(source string) content.Node {
+	n := paragraph([]content.Node{textNode(source, 0)})
+	c.keeper.keep(&n, source)
+	return n
+}
+
+// captionFragment returns an image caption holding text.
+func captionFragment(text string) content.Fragment {
+	return content.Fragment{Object: content.ObjectFragment, Fragment: content.FragmentCaption,
+		Nodes: []content.Node{paragraph([]content.Node{textNode(text, 0)})}}
 }
 
 // file converts {% file src %}: a file reference when the source resolves,
@@ -174,7 +306,9 @@ func (c *converter) block(n ast.Node) []content.Node {
 		if imgs := imagesOnly(inl); imgs != nil {
 			return []content.Node{block(content.BlockImages, imgs)}
 		}
-		return []content.Node{paragraph(inl)}
+		p := paragraph(inl)
+		c.keepLossy(&p, n)
+		return []content.Node{p}
 	case *ast.Heading:
 		typ := content.BlockHeading3
 		switch n.Level {
@@ -183,7 +317,11 @@ func (c *converter) block(n ast.Node) []content.Node {
 		case 2:
 			typ = content.BlockHeading2
 		}
-		return []content.Node{block(typ, c.inlines(n, 0))}
+		h := block(typ, c.inlines(n, 0))
+		if src, ok := c.topSource(n); ok && strings.HasPrefix(src, "#") { // not setext
+			c.keepLossy(&h, n)
+		}
+		return []content.Node{h}
 	case *ast.ThematicBreak:
 		return []content.Node{voidBlock(content.BlockDivider)}
 	case *ast.FencedCodeBlock:
@@ -201,6 +339,12 @@ func (c *converter) block(n ast.Node) []content.Node {
 	case *ast.List:
 		return []content.Node{c.list(n)}
 	case *ast.HTMLBlock:
+		if src, ok := c.topSource(n); ok {
+			if n.HasClosure() {
+				src = c.extend(n.Lines().At(0).Start, n.ClosureLine.Stop)
+			}
+			return []content.Node{c.rawParagraph(src)}
+		}
 		var lines []string
 		for i := 0; i < n.Lines().Len(); i++ {
 			seg := n.Lines().At(i)
@@ -223,6 +367,63 @@ func (c *converter) block(n ast.Node) []content.Node {
 		return textParagraphs(strings.Join(lines, "\n"))
 	}
 	return c.blocks(n)
+}
+
+// topSource returns the source lines of a block that is a child of the
+// segment's root, whole lines from their first byte, without the final
+// line break; other blocks have their container's markers in their lines.
+func (c *converter) topSource(n ast.Node) (string, bool) {
+	if n.Parent() == nil || n.Parent().Kind() != ast.KindDocument || n.Lines().Len() == 0 {
+		return "", false
+	}
+	return c.extend(n.Lines().At(0).Start, n.Lines().At(n.Lines().Len()-1).Stop), true
+}
+
+// extend returns c.src[start:stop] widened to whole lines, without the
+// final line break and the indentation of the first line.
+func (c *converter) extend(start, stop int) string {
+	start, stop = max(0, min(start, len(c.src))), max(0, min(stop, len(c.src)))
+	for start > 0 && c.src[start-1] != '\n' {
+		start--
+	}
+	if stop > start && c.src[stop-1] == '\n' {
+		stop--
+	}
+	for stop < len(c.src) && c.src[stop] != '\n' {
+		stop++
+	}
+	return strings.TrimLeft(strings.TrimRight(string(c.src[start:stop]), "\r\n"), " ")
+}
+
+// keepLossy keeps the source of a top-level paragraph or heading that
+// FromDocument would not write back as it was read (GitBook's anchors,
+// colour marks and entities, soft line breaks, other emphasis markers...),
+// unless it refers to pages or files, whose paths an export must write
+// afresh.
+func (c *converter) keepLossy(node *content.Node, n ast.Node) {
+	src, ok := c.topSource(n)
+	if !ok || refersToContent(node.Nodes) {
+		return
+	}
+	if (&writer{}).block(*node, false) != src {
+		c.keeper.keep(node, src)
+	}
+}
+
+// refersToContent reports whether inline nodes link to a page, an anchor
+// of a page or a file.
+func refersToContent(nodes []content.Node) bool {
+	for _, n := range nodes {
+		if r, ok := n.Data["ref"].(map[string]any); ok {
+			if k := r["kind"]; k == "page" || k == "file" || (k == "anchor" && r["page"] != nil) {
+				return true
+			}
+		}
+		if refersToContent(n.Nodes) {
+			return true
+		}
+	}
+	return false
 }
 
 // textParagraphs returns one paragraph holding s as plain text, trimmed so
@@ -591,8 +792,7 @@ func imagesOnly(inl []content.Node) []content.Node {
 				img.Data["alt"] = alt
 			}
 			if caption, ok := n.Data["caption"].(string); ok && caption != "" {
-				img.Fragments = append(img.Fragments, content.Fragment{Object: content.ObjectFragment,
-					Fragment: content.FragmentCaption, Nodes: []content.Node{paragraph([]content.Node{textNode(caption, 0)})}})
+				img.Fragments = append(img.Fragments, captionFragment(caption))
 			}
 			imgs = append(imgs, img)
 		case n.Object == content.ObjectText && strings.TrimSpace(leafText(n)) == "":

@@ -47,6 +47,15 @@ func largeInputs(t testing.TB) map[string]string {
 		"nested quotes":    strings.Repeat(">", 5000) + " x",
 		"nested lists":     strings.Repeat("- ", 2000) + "x",
 		"details no close": strings.Repeat("<details>\n<summary>a</summary>\n", 3000),
+		"unknown tags":     strings.Repeat("{% foo %}\n", 20000) + "{% endfoo %}\n",
+		"unknown tag ends": "{% foo %}\n" + strings.Repeat("{% hint style=\"info\" %}\n{% endfoo %}\n", 10000),
+		"code tags":        strings.Repeat("{% code title=\"x\" %}\n```\nx\n```\n", 10000),
+		"figures":          strings.Repeat("<div><figure><img src=\"a.png\" alt=\"\"><figcaption></figcaption></figure> ", 2000),
+		"definitions":      strings.Repeat("[a]: b\n", 20000) + "[a]",
+		"steppers":         strings.Repeat("{% stepper %}\n{% step %}\n", 5000),
+		"embed captions":   strings.Repeat("{% embed url=\"x\" %}\ncaption\n", 10000),
+		"huge attribute":   "{% code title=\"" + strings.Repeat("x", 1_000_000) + "\" %}\n```\nx\n```\n{% endcode %}\n",
+		"raw paragraphs":   strings.Repeat("a <b>b</b> c\n\n", 20000),
 	}
 	return inputs
 }

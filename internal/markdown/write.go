@@ -2,16 +2,20 @@ package markdown
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/foliodocs/folio/internal/content"
 )
 
 // writer renders a Document as Markdown.
 type writer struct {
-	target LinkTarget
+	target   LinkTarget
+	reusable ReusableTarget            // target's optional extension, or nil
+	raw      map[string]map[string]any // the document's DataRaw entries
 }
 
 func (w *writer) document(doc *content.Document) string {
@@ -31,6 +35,7 @@ func (w *writer) blocks(nodes []content.Node) string { return w.blocksSep(nodes,
 func (w *writer) blocksSep(nodes []content.Node, tight bool) string {
 	var b strings.Builder
 	prevType := ""
+	prevEmpty := false
 	alt := false
 	prevFamily := ""
 	for _, n := range nodes {
@@ -47,16 +52,44 @@ func (w *writer) blocksSep(nodes []content.Node, tight bool) string {
 			continue
 		}
 		if b.Len() > 0 {
-			if tight && prevType == content.BlockParagraph && canInterrupt(n) {
+			switch {
+			case tight && prevType == content.BlockParagraph && canInterrupt(n), prevEmpty:
+				// After an empty item a blank line would end the
+				// containers around it too.
 				b.WriteString("\n")
-			} else {
+			default:
 				b.WriteString("\n\n")
 			}
 		}
 		b.WriteString(s)
 		prevType = n.Type
+		prevEmpty = endsWithEmptyItem(n)
 	}
 	return b.String()
+}
+
+// asParagraph returns the text of block n as paragraphs: a heading's
+// inlines, or the plain text of other blocks.
+func asParagraph(n content.Node) []content.Node {
+	switch n.Type {
+	case content.BlockHeading1, content.BlockHeading2, content.BlockHeading3:
+		return []content.Node{paragraph(n.Nodes)}
+	}
+	d := content.Document{Nodes: []content.Node{n}}
+	return textParagraphs(strings.ReplaceAll(d.PlainText(), "\n", " "))
+}
+
+// endsWithEmptyItem reports whether n is a list whose last item is empty,
+// or ends with such a list.
+func endsWithEmptyItem(n content.Node) bool {
+	for depth := 0; listFamily(n.Type) != "" && len(n.Nodes) > 0 && depth <= content.MaxDepth; depth++ {
+		item := n.Nodes[len(n.Nodes)-1]
+		if len(item.Nodes) == 0 {
+			return true
+		}
+		n = item.Nodes[len(item.Nodes)-1]
+	}
+	return false
 }
 
 func listFamily(typ string) string {
@@ -70,6 +103,9 @@ func listFamily(typ string) string {
 }
 
 func (w *writer) block(n content.Node, alt bool) string {
+	if md, ok := w.keptSource(&n); ok {
+		return md
+	}
 	switch n.Type {
 	case content.BlockParagraph:
 		return w.inline(n.Nodes, false)
@@ -79,7 +115,7 @@ func (w *writer) block(n content.Node, alt bool) string {
 	case content.BlockListOrdered, content.BlockListUnordered, content.BlockListTasks:
 		return w.list(n, alt)
 	case content.BlockDivider:
-		return "---"
+		return "***"
 	case content.BlockQuote:
 		return prefixLines(w.blocks(n.Nodes), "> ", ">")
 	case content.BlockCode:
@@ -91,32 +127,88 @@ func (w *writer) block(n content.Node, alt bool) string {
 		default:
 			style = "info"
 		}
-		return joinNonEmpty(fmt.Sprintf("{%% hint style=%q %%}", style), w.blocks(n.Nodes), "{% endhint %}")
-	case content.BlockTabs:
-		parts := []string{"{% tabs %}"}
+		return joinLines(fmt.Sprintf("{%% hint style=%q %%}", style), w.blocks(n.Nodes), "{% endhint %}")
+	case content.BlockTabs, content.BlockStepper:
+		open, item, endItem, end := "{% tabs %}", "{%% tab title=\"%s\" %%}", "{% endtab %}", "{% endtabs %}"
+		if n.Type == content.BlockStepper {
+			open, item, endItem, end = "{% stepper %}", "{% step %}", "{% endstep %}", "{% endstepper %}"
+		}
+		var items []string
 		for _, it := range n.Nodes {
-			title, _ := it.Data["title"].(string)
-			title = strings.ReplaceAll(oneLine(title), `"`, "'")
-			parts = append(parts, joinNonEmpty(fmt.Sprintf("{%% tab title=\"%s\" %%}", title), w.blocks(it.Nodes), "{% endtab %}"))
-		}
-		parts = append(parts, "{% endtabs %}")
-		return strings.Join(parts, "\n\n")
-	case content.BlockImages:
-		var lines []string
-		for _, img := range n.Nodes {
-			caption := ""
-			for _, f := range img.Fragments {
-				d := content.Document{Nodes: f.Nodes}
-				caption = oneLine(d.PlainText())
+			tag := item
+			if n.Type == content.BlockTabs {
+				title, _ := it.Data["title"].(string)
+				tag = fmt.Sprintf(item, strings.ReplaceAll(oneLine(title), `"`, "'"))
 			}
-			alt, _ := img.Data["alt"].(string)
-			lines = append(lines, w.image(img.Data["ref"], alt, caption))
+			items = append(items, joinLines(tag, w.blocks(it.Nodes), endItem))
 		}
-		return strings.Join(lines, "\n")
+		return joinLines(open, strings.Join(items, "\n\n"), end)
+	case content.BlockImages:
+		var figs []figure
+		for _, img := range n.Nodes {
+			f := figure{src: w.refTarget(img.Data["ref"])}
+			for _, fr := range img.Fragments {
+				d := content.Document{Nodes: fr.Nodes}
+				f.caption = oneLine(d.PlainText())
+			}
+			f.alt, _ = img.Data["alt"].(string)
+			if width, ok := img.Data["width"].(float64); ok && width >= 1 && width < 1e6 && width == float64(int(width)) {
+				f.width = strconv.Itoa(int(width))
+			}
+			figs = append(figs, f)
+		}
+		if len(figs) == 0 {
+			return ""
+		}
+		align, _ := n.Data["align"].(string)
+		switch align {
+		case "left", "center", "right":
+		default:
+			align = ""
+		}
+		return writeFigures(figs, align)
 	case content.BlockFile:
 		caption, _ := n.Data["caption"].(string)
-		return fmt.Sprintf("{%% file src=\"%s\" %%}%s{%% endfile %%}",
-			strings.ReplaceAll(w.refTarget(n.Data["ref"]), `"`, "%22"), oneLine(caption))
+		return joinLines(fmt.Sprintf("{%% file src=\"%s\" %%}", attrValue(w.refTarget(n.Data["ref"]))),
+			w.tagText(caption), "{% endfile %}")
+	case content.BlockEmbed:
+		url, _ := n.Data["url"].(string)
+		tag := fmt.Sprintf("{%% embed url=\"%s\" %%}", attrValue(url))
+		if caption, _ := n.Data["caption"].(string); strings.TrimSpace(caption) != "" {
+			return joinLines(tag, w.tagText(caption), "{% endembed %}")
+		}
+		return tag
+	case content.BlockContentRef:
+		target := w.refTarget(n.Data["ref"])
+		label, ok := w.keptLabel(&n)
+		if !ok {
+			label = target
+		}
+		return joinLines(fmt.Sprintf("{%% content-ref url=\"%s\" %%}", attrValue(target)),
+			"["+escapeText(oneLine(label), false)+"]("+destination(target)+")", "{% endcontent-ref %}")
+	case content.BlockOpenAPIOperation, content.BlockOpenAPI:
+		str := func(k string) string { v, _ := n.Data[k].(string); return attrValue(v) }
+		if n.Type == content.BlockOpenAPIOperation {
+			r, _ := n.Data["ref"].(map[string]any)
+			spec, _ := r["spec"].(string)
+			return fmt.Sprintf("{%% openapi-operation spec=\"%s\" path=\"%s\" method=\"%s\" %%}\n{%% endopenapi-operation %%}",
+				attrValue(spec), str("path"), str("method"))
+		}
+		src := w.refTarget(n.Data["ref"])
+		label := src
+		if r, _ := n.Data["ref"].(map[string]any); r["kind"] == "file" {
+			label = path.Base(src)
+		}
+		return joinLines(fmt.Sprintf("{%% openapi src=\"%s\" path=\"%s\" method=\"%s\" %%}", attrValue(src), str("path"), str("method")),
+			"["+escapeText(oneLine(label), false)+"]("+destination(src)+")", "{% endopenapi %}")
+	case content.BlockReusableContent:
+		r, _ := n.Data["ref"].(map[string]any)
+		id, _ := r["reusableContent"].(string)
+		target := "reusable:" + id
+		if w.reusable != nil {
+			target = w.reusable.ReusablePath(id)
+		}
+		return fmt.Sprintf("{%% include \"%s\" %%}", attrValue(target))
 	case content.BlockMath:
 		formula, _ := n.Data["formula"].(string)
 		return "$$\n" + formula + "\n$$"
@@ -147,6 +239,28 @@ func (w *writer) block(n content.Node, alt bool) string {
 	return strings.Join(parts, "\n\n")
 }
 
+// joinLines joins the non-empty parts with line breaks: GitBook's layout
+// of a block tag, its content and its end tag.
+func joinLines(parts ...string) string {
+	kept := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// tagText returns a caption for the line between a tag and its end tag:
+// on one line, and not mistaken for a tag.
+func (w *writer) tagText(s string) string {
+	s = strings.TrimSpace(oneLine(s))
+	if strings.HasPrefix(s, "{%") {
+		s = `\` + s
+	}
+	return s
+}
+
 func joinNonEmpty(parts ...string) string {
 	kept := parts[:0]
 	for _, p := range parts {
@@ -173,9 +287,9 @@ func (w *writer) list(n content.Node, alt bool) string {
 			}
 			marker = strconv.Itoa(start+i) + d + " "
 		default:
-			marker = "- "
+			marker = "* "
 			if alt {
-				marker = "* "
+				marker = "- "
 			}
 		}
 		indent := strings.Repeat(" ", len(marker))
@@ -187,8 +301,23 @@ func (w *writer) list(n content.Node, alt bool) string {
 				marker += "[ ] "
 			}
 		}
-		body := w.blocksSep(it.Nodes, true)
-		items = append(items, strings.TrimRight(marker+prefixRest(body, indent), " "))
+		nodes := it.Nodes
+		for n.Type == content.BlockListTasks && len(nodes) > 1 && nodes[0].Type == content.BlockParagraph &&
+			w.inline(nodes[0].Nodes, false) == "" {
+			nodes = nodes[1:] // writes nothing
+		}
+		if n.Type == content.BlockListTasks && len(nodes) > 0 && nodes[0].Type != content.BlockParagraph {
+			// After the check box Markdown reads only paragraph text.
+			nodes = append(asParagraph(nodes[0]), nodes[1:]...)
+		}
+		body := w.blocksSep(nodes, true)
+		item := strings.TrimRight(marker+prefixRest(body, indent), " ")
+		if first, _, _ := strings.Cut(item, "\n"); isThematicBreak(first) {
+			// "* * *" would read as a divider: the content starts on the
+			// next line instead, which an item may do.
+			item = strings.TrimRight(marker, " ") + "\n" + indent + prefixRest(body, indent)
+		}
+		items = append(items, item)
 	}
 	return strings.Join(items, "\n")
 }
@@ -230,10 +359,14 @@ func (w *writer) code(n content.Node) string {
 	} else {
 		syntax = ""
 	}
+	out := fence + syntax + "\n" + body + "\n" + fence
 	if len(n.Nodes) == 0 {
-		return fence + syntax + "\n" + fence
+		out = fence + syntax + "\n" + fence
 	}
-	return fence + syntax + "\n" + body + "\n" + fence
+	if tag := codeTag(n.Data); tag != "" {
+		return tag + "\n" + out + "\n{% endcode %}"
+	}
+	return out
 }
 
 func longestRun(s string, c byte) int {
@@ -254,21 +387,13 @@ func (w *writer) table(n content.Node) string {
 	if len(header) == 0 {
 		return ""
 	}
-	row := func(cells []string) string { return "| " + strings.Join(cells, " | ") + " |" }
-	var lines []string
-	var hs, seps []string
+	// GitBook pads every column to its widest cell.
+	grid := make([][]string, 0, len(rows)+1)
+	hs := make([]string, len(header))
 	for i, h := range header {
-		hs = append(hs, escapeText(oneLine(h), false))
-		switch aligns[i] {
-		case "center":
-			seps = append(seps, ":---:")
-		case "right":
-			seps = append(seps, "---:")
-		default:
-			seps = append(seps, "---")
-		}
+		hs[i] = escapeText(oneLine(h), false)
 	}
-	lines = append(lines, row(hs), row(seps))
+	grid = append(grid, hs)
 	for _, r := range rows {
 		var cells []string
 		for _, cell := range r {
@@ -279,7 +404,45 @@ func (w *writer) table(n content.Node) string {
 			d := content.Document{Nodes: cell}
 			cells = append(cells, escapeText(oneLine(d.PlainText()), false))
 		}
-		lines = append(lines, row(cells))
+		grid = append(grid, cells)
+	}
+	widths := make([]int, len(header))
+	for i := range widths {
+		widths[i] = 3
+	}
+	for _, r := range grid {
+		for i, c := range r {
+			if i < len(widths) {
+				widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			}
+		}
+	}
+	row := func(cells []string) string {
+		var b strings.Builder
+		b.WriteString("|")
+		for i, c := range cells {
+			b.WriteString(" " + c)
+			if i < len(widths) {
+				b.WriteString(strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))))
+			}
+			b.WriteString(" |")
+		}
+		return b.String()
+	}
+	seps := make([]string, len(header))
+	for i, wd := range widths {
+		switch aligns[i] {
+		case "center":
+			seps[i] = ":" + strings.Repeat("-", wd-2) + ":"
+		case "right":
+			seps[i] = strings.Repeat("-", wd-1) + ":"
+		default:
+			seps[i] = strings.Repeat("-", wd)
+		}
+	}
+	lines := []string{row(grid[0]), row(seps)}
+	for _, r := range grid[1:] {
+		lines = append(lines, row(r))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -486,7 +649,7 @@ func (w *writer) inlineWith(nodes []content.Node, base marks, inTable bool) stri
 		ws := string(b[cut:])
 		b = b[:cut]
 		for k := len(open) - 1; k >= j; k-- {
-			b = append(b, delim(open[k])...)
+			b = appendDelim(b, delim(open[k]))
 		}
 		b = append(b, ws...)
 		open = open[:j]
@@ -518,17 +681,40 @@ func (w *writer) inlineWith(nodes []content.Node, base marks, inTable bool) stri
 			b = append(b, lead...)
 			body = body[len(lead):]
 			for _, m := range need {
-				b = append(b, delim(m)...)
+				b = appendDelim(b, delim(m))
 				open = append(open, m)
 			}
 		}
-		b = append(b, body...)
+		b = appendAfterDelim(b, body)
 	}
 	if len(open) > 0 {
 		closeFrom(0)
 	}
 	return string(b)
 }
+
+// appendDelim appends an emphasis delimiter. An escaped delimiter
+// character right before it would count as part of its run for the
+// parser, so it is written as a character reference instead.
+func appendDelim(b []byte, d string) []byte {
+	if n := len(b); n >= 2 && b[n-2] == '\\' && b[n-1] == d[0] {
+		b = append(b[:n-2], charRef(d[0])...)
+	}
+	return append(b, d...)
+}
+
+// appendAfterDelim appends body; when it starts with an escaped copy of
+// the delimiter just written, that one is a character reference.
+func appendAfterDelim(b []byte, body string) []byte {
+	if n := len(b); n >= 1 && len(body) >= 2 && body[0] == '\\' && body[1] == b[n-1] && strings.IndexByte("*~_", b[n-1]) >= 0 {
+		b = append(b, charRef(body[1])...)
+		body = body[2:]
+	}
+	return append(b, body...)
+}
+
+// charRef returns the hexadecimal character reference of an ASCII byte.
+func charRef(c byte) string { return fmt.Sprintf("&#x%X;", c) }
 
 func runLength(atoms []atom, m marks) int {
 	n := 0
