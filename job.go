@@ -56,6 +56,23 @@ const (
 	// asks for the PDF starts it and holds its lease, as imports do.
 	// Payload: the print target (space, revision, change request, page).
 	JobPrintPDF = "print-pdf"
+	// JobGitSync runs one git import or export of a space. Jobs of one
+	// space share a concurrency key: they run one at a time, in order.
+	// Payload: {"operation": ID}.
+	JobGitSync = "git-sync"
+	// JobProcessOpenAPI fetches, parses and bundles an OpenAPI
+	// specification into a new version when its content changed.
+	// Payload: {"spec": ID}; jobs of one specification run in order.
+	JobProcessOpenAPI = "process-openapi"
+	// JobRefreshOpenAPI queues the processing of URL-sourced
+	// specifications due for a refresh (the "openapi-refresh" schedule).
+	JobRefreshOpenAPI = "refresh-openapi"
+	// JobTranslate runs a translation. Payload: {"translation", "org",
+	// "user"}; runs of one translation never overlap.
+	JobTranslate = "translate"
+	// JobDeliverWebhook sends one webhook delivery (one attempt; a retry
+	// is a new job at its backoff time). Payload: {"delivery": ID}.
+	JobDeliverWebhook = "deliver-webhook"
 )
 
 // SpaceRetention is how long a deleted space can be restored.

@@ -56,6 +56,7 @@ type Runner struct {
 	poll     time.Duration
 	workers  int
 	observe  Observer
+	giveUp   map[string]GiveUp
 
 	mu      sync.Mutex
 	running int
@@ -82,6 +83,15 @@ func (r *Runner) WithLease(d time.Duration) *Runner { r.lease = d; return r }
 
 // WithPoll sets how often the runner looks for due jobs without being woken.
 func (r *Runner) WithPoll(d time.Duration) *Runner { r.poll = d; return r }
+
+// GiveUp is told that a job of its kind ended for good without
+// succeeding (failed permanently, out of attempts, or cancelled), with the
+// job's payload and why, so that what the job stood for (an operation shown
+// to users) ends too. It runs after the outcome is recorded.
+type GiveUp = func(ctx context.Context, payload, reason string)
+
+// WithGiveUp sets the GiveUp hooks by job kind.
+func (r *Runner) WithGiveUp(hooks map[string]GiveUp) *Runner { r.giveUp = hooks; return r }
 
 // WithObserver sets the function told of every run that ends.
 func (r *Runner) WithObserver(o Observer) *Runner { r.observe = o; return r }
@@ -253,6 +263,13 @@ func (r *Runner) run(ctx context.Context, j *folio.Job) {
 		return store.FailJob(ctx, tx, j.ID, err.Error(), tx.Now.Add(backoff), permanent)
 	})
 	r.observe(j.Kind, outcome, time.Since(start))
+	if hook := r.giveUp[j.Kind]; hook != nil && werr == nil && (outcome == Failed || outcome == Cancelled) {
+		reason := folio.ErrJobCancelled
+		if outcome == Failed {
+			reason = err.Error()
+		}
+		hook(ctx, j.Payload, reason)
+	}
 	if err != nil && !wasCancelled {
 		r.logger.Warn("jobs: job failed", "job", j.ID, "kind", j.Kind, "attempt", j.Attempts, "error", err.Error())
 	}

@@ -402,3 +402,32 @@ func TestJobStats(t *testing.T) {
 		}
 	})
 }
+
+// TestGiveUpHooks: a job that fails for good, or is cancelled, tells its
+// kind's hook, with its payload; one that will be retried does not.
+func TestGiveUpHooks(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		var mu sync.Mutex
+		var got []string
+		hook := func(_ context.Context, payload, reason string) {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, payload+": "+reason)
+		}
+		h := map[string]jobs.Handler{
+			"bad":   func(context.Context, string) error { return folio.Errorf(folio.Invalid, "bad payload") },
+			"flaky": func(context.Context, string) error { return errors.New("database down") },
+		}
+		enqueueKeyed(t, db, "bad", "", `{"n":1}`)
+		enqueueKeyed(t, db, "flaky", "", `{"n":2}`)
+		r := jobs.NewRunner(db, nil, h).WithGiveUp(map[string]jobs.GiveUp{"bad": hook, "flaky": hook})
+		if _, err := r.RunDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(got) != 1 || got[0] != `{"n":1}: bad payload` {
+			t.Fatalf("hooks told %q", got)
+		}
+	})
+}

@@ -334,3 +334,11 @@ func PruneJobs(ctx context.Context, t *Tx, before time.Time) (int64, error) {
 	n, err := t.exec(ctx, `DELETE FROM jobs WHERE done_at < ?`, micros(before))
 	return n, wrap(err, "prune jobs")
 }
+
+// WaitingKeyedJobs counts the jobs of a concurrency key that have not
+// started (queued, or waiting for a retry).
+func WaitingKeyedJobs(ctx context.Context, t *Tx, key string) (n int, err error) {
+	err = t.get(ctx, `SELECT COUNT(*) FROM jobs WHERE concurrency_key = ? AND done_at IS NULL
+		AND (locked_until IS NULL OR locked_until < ?)`, []any{key, micros(t.Now)}, &n)
+	return n, wrap(err, "count waiting keyed jobs")
+}
