@@ -28,6 +28,8 @@ type Space struct {
 	// when the space is read.
 	ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
 	Comments                                                int // open comments on the main content, counted when read
+	// GitSync is the repository the space syncs with; nil when none.
+	GitSync *GitSyncState
 }
 
 // SpaceView is a space as seen by one caller.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 	"github.com/foliodocs/folio/internal/pdf"
 	"github.com/foliodocs/folio/internal/reader"
 	"github.com/foliodocs/folio/internal/seal"
+	"github.com/foliodocs/folio/internal/translate"
 )
 
 // shutdownGrace is how long in-flight requests may take to finish after
@@ -33,7 +35,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		addr, publicURL, logLevel, adminEmail string
 		pdfPaper                              string
 		secretKeyFile                         string
-		accessLog, importPrivate              bool
+		gitCacheDir, gitSSHKeyFile, gitHosts  string
+		accessLog, importPrivate, gitFile     bool
+		gitTimeout                            time.Duration
+		trEngine, trURL, trModel              string
 		maxBody, readerCache                  int64
 		bodyTimeout                           time.Duration
 	)
@@ -55,6 +60,22 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"paper size of PDF exports: a4 or letter (FOLIO_PDF_PAPER); PDFs need Chromium (FOLIO_CHROMIUM, docs/pdf.md)")
 	fs.StringVar(&secretKeyFile, "secret-key-file", e.str("FOLIO_SECRET_KEY_FILE", ""),
 		"file holding the server key that seals secrets kept in the database (base64 of 32 bytes, mode 0600); FOLIO_SECRET_KEY gives the key itself; default with SQLite: secret.key under --data, created on first start (FOLIO_SECRET_KEY_FILE)")
+	fs.StringVar(&gitCacheDir, "git-cache-dir", e.str("FOLIO_GIT_CACHE_DIR", ""),
+		"where git sync keeps repository caches (repoCacheID); default git-cache under --data (FOLIO_GIT_CACHE_DIR)")
+	fs.BoolVar(&gitFile, "git-allow-file", e.boolean("FOLIO_GIT_ALLOW_FILE", false),
+		"let git sync use file:// repositories on this server's disk (FOLIO_GIT_ALLOW_FILE)")
+	fs.StringVar(&gitSSHKeyFile, "git-ssh-key", e.str("FOLIO_GIT_SSH_KEY", ""),
+		"PEM private key file git sync uses for ssh:// repositories; without it ssh URLs are refused (FOLIO_GIT_SSH_KEY)")
+	fs.StringVar(&gitHosts, "git-ssh-known-hosts", e.str("FOLIO_GIT_SSH_KNOWN_HOSTS", ""),
+		"known_hosts file of the ssh servers git sync may reach; required with --git-ssh-key (FOLIO_GIT_SSH_KNOWN_HOSTS)")
+	fs.DurationVar(&gitTimeout, "git-timeout", e.duration("FOLIO_GIT_TIMEOUT", app.DefaultGitTimeout),
+		"time limit of one git sync operation (FOLIO_GIT_TIMEOUT)")
+	fs.StringVar(&trEngine, "translate-engine", e.str("FOLIO_TRANSLATE_ENGINE", ""),
+		"translation engine: libretranslate, deepl, openai, apertium, or empty for none (FOLIO_TRANSLATE_ENGINE); the API key comes from FOLIO_TRANSLATE_API_KEY (docs/translations.md)")
+	fs.StringVar(&trURL, "translate-url", e.str("FOLIO_TRANSLATE_URL", ""),
+		"base URL of the translation engine's API; for apertium, of an APy service instead of the apertium command (FOLIO_TRANSLATE_URL)")
+	fs.StringVar(&trModel, "translate-model", e.str("FOLIO_TRANSLATE_MODEL", ""),
+		"chat model of the openai engine (FOLIO_TRANSLATE_MODEL)")
 	fs.Int64Var(&readerCache, "reader-cache", e.integer("FOLIO_READER_CACHE", reader.DefaultCacheBytes),
 		"bytes of rendered reader HTML kept in memory, per server; 0 turns the cache off (FOLIO_READER_CACHE)")
 	if err := parseFlags(fs, e, args); err != nil {
@@ -90,8 +111,31 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	git := &app.GitConfig{CacheDir: gitCacheDir, AllowFile: gitFile, Timeout: gitTimeout}
+	if git.CacheDir == "" {
+		git.CacheDir = filepath.Join(sf.data, "git-cache")
+	}
+	if gitSSHKeyFile != "" {
+		if git.SSHKey, err = os.ReadFile(gitSSHKeyFile); err != nil {
+			return fmt.Errorf("--git-ssh-key: %w", err)
+		}
+		if gitHosts == "" {
+			return fmt.Errorf("--git-ssh-key needs --git-ssh-known-hosts: git sync checks the host keys of ssh servers")
+		}
+		if git.SSHKnownHosts, err = os.ReadFile(gitHosts); err != nil {
+			return fmt.Errorf("--git-ssh-known-hosts: %w", err)
+		}
+	}
+	httpClient := app.NewImportClient(importPrivate)
+	var translator translate.Engine
+	if trEngine != "" {
+		if translator, err = translate.New(translate.Config{Engine: trEngine, URL: trURL, Model: trModel,
+			APIKey: getenv("FOLIO_TRANSLATE_API_KEY"), HTTP: httpClient}); err != nil {
+			return fmt.Errorf("--translate-engine: %s", describe(err))
+		}
+	}
 	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(importPrivate), Sealer: sealer})
+		HTTPClient: httpClient, Sealer: sealer, Git: git, Translator: translator})
 	printer, err := pdf.New(a, publicURL, pdfPaper)
 	if err != nil {
 		return fmt.Errorf("--pdf-paper: %w", err)
@@ -111,10 +155,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	default:
 		return fmt.Errorf("create the first admin: %s", describe(err))
 	}
+	if err := a.EnsureSchedules(ctx); err != nil {
+		return fmt.Errorf("record the periodic jobs: %s", describe(err))
+	}
 
 	rd := reader.New(a, publicURL, logger)
 	rd.SetCacheBytes(int(min(readerCache, 1<<40)))
-	runner := jobs.NewRunner(db, logger, a.JobHandlers())
+	runner := jobs.NewRunner(db, logger, a.JobHandlers()).WithGiveUp(a.JobGiveUps())
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
 		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive})
 	observe := h.JobObserver()

@@ -33,6 +33,7 @@ import (
 	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/store/storetest"
+	"github.com/foliodocs/folio/internal/translate"
 )
 
 // PublicURL is the public URL test servers report in urls fields.
@@ -48,6 +49,8 @@ type Options struct {
 	// NoSecretKey starts the server without a server key (seal), as a
 	// PostgreSQL server without FOLIO_SECRET_KEY runs.
 	NoSecretKey bool
+	// Translator is the translation engine; nil runs without one.
+	Translator translate.Engine
 }
 
 // Server is a running API over one store.
@@ -103,13 +106,14 @@ func New(t testing.TB, kind string, opts Options) *Server {
 		}
 	}
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, Sealer: sealer})
+		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, Sealer: sealer,
+		Git: &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true}, Translator: opts.Translator})
 	printer, err := pdf.New(a, PublicURL, "a4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.SetPrinter(printer)
-	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers())}
+	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: PublicURL})
 	s.Handler = h
 	ts := httptest.NewUnstartedServer(h)

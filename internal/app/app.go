@@ -11,8 +11,10 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/gitrepo"
 	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
+	"github.com/foliodocs/folio/internal/translate"
 	"gocloud.dev/blob"
 )
 
@@ -39,6 +41,12 @@ type Config struct {
 	// with the server key; nil when the server has none, and then the
 	// operations that need one answer Unavailable.
 	Sealer *seal.Sealer
+	// Git configures git sync; nil leaves it off (its operations answer
+	// Unavailable).
+	Git *GitConfig
+	// Translator is the translation engine; nil leaves translation runs
+	// failing with the reason.
+	Translator translate.Engine
 }
 
 // DefaultTokenCacheTTL bounds how long a token revoked through another
@@ -68,7 +76,14 @@ type App struct {
 	printing  chan struct{}
 	sealer    *seal.Sealer
 	revisions *lru[string, *folio.Revision] // by space and revision id (readercache.go)
-	profiles  *lru[string, *PublishedSite]  // reader site profiles by site and stamp (readercache.go)
+	// git fetches and pushes repositories for git sync; nil when off.
+	git        *gitrepo.Client
+	gitConfig  GitConfig
+	translator translate.Engine
+	// openAPIOps caches the operations of OpenAPI specification versions
+	// by version id (versions never change; openapiops.go).
+	openAPIOps *lru[folio.ID, *specOps]
+	profiles   *lru[string, *PublishedSite] // reader site profiles by site and stamp (readercache.go)
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each
@@ -100,15 +115,20 @@ func New(cfg Config) *App {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = NewImportClient(false)
 	}
-	return &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
+	a := &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
-		fetchTimeout: cfg.ImportFetchTimeout, sealer: cfg.Sealer,
-		trees:     newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:      newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
-		printing:  make(chan struct{}, maxConcurrentPrints),
-		revisions: newLRU[string](revisionCacheEntries, func(*folio.Revision) int { return 1 }),
-		profiles:  newLRU[string](profileCacheEntries, func(*PublishedSite) int { return 1 })}
+		fetchTimeout: cfg.ImportFetchTimeout, sealer: cfg.Sealer, translator: cfg.Translator,
+		trees:      newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
+		docs:       newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
+		printing:   make(chan struct{}, maxConcurrentPrints),
+		revisions:  newLRU[string](revisionCacheEntries, func(*folio.Revision) int { return 1 }),
+		profiles:   newLRU[string](profileCacheEntries, func(*PublishedSite) int { return 1 }),
+		openAPIOps: newLRU[folio.ID](openAPIOpsBytes, func(o *specOps) int { return o.size })}
+	if cfg.Git != nil {
+		a.setupGit(*cfg.Git)
+	}
+	return a
 }
 
 // DB returns the store, for health checks.
@@ -124,8 +144,13 @@ func (a *App) JobStats(ctx context.Context) (s folio.JobStats, err error) {
 // job runner.
 func (a *App) JobHandlers() map[string]func(context.Context, string) error {
 	return map[string]func(context.Context, string) error{
-		folio.JobPurgeSpace:    a.PurgeSpace,
-		folio.JobImportContent: a.ImportContentJob,
-		folio.JobPrintPDF:      a.PrintPDFJob,
+		folio.JobPurgeSpace:     a.PurgeSpace,
+		folio.JobImportContent:  a.ImportContentJob,
+		folio.JobPrintPDF:       a.PrintPDFJob,
+		folio.JobGitSync:        a.GitSyncJob,
+		folio.JobProcessOpenAPI: a.ProcessOpenAPIJob,
+		folio.JobRefreshOpenAPI: a.RefreshOpenAPISpecs,
+		folio.JobTranslate:      a.TranslateJob,
+		folio.JobDeliverWebhook: a.DeliverWebhookJob,
 	}
 }

@@ -258,12 +258,15 @@ func (a *App) GetPage(ctx context.Context, caller folio.Caller, spaceID, revisio
 			return nil
 		}
 		if opts.Format == folio.FormatDocument {
-			pc.Document, err = a.loadDocumentJSON(ctx, tx, n.Page.Document)
+			pc.Document, err = a.pageDocumentJSON(ctx, tx, c.Space.OrganizationID, n.Page, opts.Computed)
 			return err
 		}
-		doc, err := a.loadDocument(ctx, tx, n.Page.Document)
+		doc, err := a.pageDocument(ctx, tx, c.Space.OrganizationID, n.Page, opts.Computed)
 		if err != nil {
 			return err
+		}
+		if doc == nil {
+			doc = content.NewDocument()
 		}
 		md, err := markdown.FromDocument(doc, contentLinks{c})
 		if err != nil {

@@ -12,11 +12,11 @@ import (
 var (
 	errDocumentNotFound        = folio.Errorf(folio.NotFound, "document not found")
 	errReusableContentNotFound = folio.Errorf(folio.NotFound, "reusable content not found")
-	errOpenAPISpecNotFound     = folio.Errorf(folio.NotFound, "no matching OpenAPI specification version found")
 )
 
 // GetPageDocument returns the document of a page of a revision (revisionID
-// "" for the current one), as stored: getPageDocumentInRevisionById. A
+// "" for the current one), as stored, or computed for a page computed from
+// an OpenAPI specification: getPageDocumentInRevisionById. A
 // group or link page has no document: NotFound. The evaluated and
 // dereferenced options change nothing yet (Folio stores no expressions to
 // evaluate, and reusable-content blocks stay references).
@@ -33,7 +33,8 @@ func (a *App) GetPageDocument(ctx context.Context, caller folio.Caller, spaceID,
 		if n.Page.Type != content.PageDocument {
 			return errDocumentNotFound
 		}
-		doc, err = a.loadDocumentJSON(ctx, tx, n.Page.Document)
+		// GitBook's renderer reads computed pages' documents here.
+		doc, err = a.pageDocumentJSON(ctx, tx, c.Space.OrganizationID, n.Page, true)
 		return err
 	})
 	return doc, err
@@ -98,26 +99,4 @@ func hasDocument(t *content.Tree, h content.Hash) bool {
 		return false
 	}
 	return walk(t.Pages)
-}
-
-// GetLatestOpenAPISpecVersionContent answers
-// getLatestOpenAPISpecVersionContent. OpenAPI specifications are not
-// stored yet (issue 15), so once the caller may read the organization (a
-// member, or a site token of one of its sites) the answer is the
-// reference's 404.
-func (a *App) GetLatestOpenAPISpecVersionContent(ctx context.Context, caller folio.Caller, orgID folio.ID, slug string) error {
-	if caller.Site != nil {
-		err := a.db.Read(ctx, func(tx *store.Tx) error {
-			_, err := grantedSite(ctx, tx, caller, orgID, caller.Site.Site)
-			return err
-		})
-		if err != nil && !folio.IsNotFound(err) {
-			return err
-		}
-		return errOpenAPISpecNotFound
-	}
-	if _, err := a.GetOrganization(ctx, caller, orgID); err != nil {
-		return err
-	}
-	return errOpenAPISpecNotFound
 }

@@ -98,11 +98,11 @@ func (a *App) ReaderContent(ctx context.Context, ps *PublishedSite, siteSpaceID 
 // ReaderDocument loads the document of a document page of content that
 // ReaderContent returned; nil for a page without one.
 func (a *App) ReaderDocument(ctx context.Context, c *Content, page *content.Page) (d *content.Document, err error) {
-	if page.Type != content.PageDocument || page.Document.IsZero() {
+	if page.Type != content.PageDocument || page.Document.IsZero() && len(page.Computed) == 0 {
 		return nil, nil
 	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		d, err = a.loadDocument(ctx, tx, page.Document)
+		d, err = a.pageDocument(ctx, tx, c.Space.OrganizationID, page, true)
 		return err
 	})
 	return d, err

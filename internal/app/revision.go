@@ -56,6 +56,14 @@ type edit struct {
 	typ   string
 	// revision is the id of the new revision; empty for a fresh one.
 	revision folio.ID
+	// git is the commit the new revision comes from (git imports).
+	git *folio.GitCommit
+	// standalone makes a revision without making it current: the space's
+	// content and indexes stay as they are.
+	standalone bool
+	// after, when set, runs in the commit's transaction once the revision
+	// is recorded: what must change with it, or not at all.
+	after func(ctx context.Context, tx *store.Tx, rev *folio.Revision) error
 }
 
 // maxCommitAttempts bounds the retries of a commit that lost a race with
@@ -127,9 +135,19 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 			id = folio.NewID()
 		}
 		rev := &folio.Revision{ID: id, SpaceID: sv.ID, TreeHash: snap.Tree.Hash().String(),
-			Parents: []folio.ID{base.Revision.ID}, Type: e.typ, CreatedBy: caller.UserID}
+			Parents: []folio.ID{base.Revision.ID}, Type: e.typ, CreatedBy: caller.UserID, Git: e.git}
 		if err := store.CreateRevision(ctx, tx, rev); err != nil {
 			return err
+		}
+		if e.after != nil {
+			if err := e.after(ctx, tx, rev); err != nil {
+				return err
+			}
+		}
+		if e.standalone {
+			rt := newRevTree(snap.Tree, -1)
+			c = &Content{Space: sv, Revision: rev, Tree: rt.tree, rt: rt, urls: base.urls}
+			return nil
 		}
 		if err := store.SetSpaceRevision(ctx, tx, sv.ID, base.Revision.ID, rev.ID); err != nil {
 			return err

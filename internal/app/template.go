@@ -9,6 +9,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/templates"
 )
 
@@ -54,6 +55,7 @@ func (a *App) ApplyTemplate(ctx context.Context, caller folio.Caller, spaceID fo
 		return nil, folio.FieldErrorf("id", "id is required")
 	}
 	tin := templates.Input{Title: sv.Title}
+	specSlug := ""
 	for _, name := range slices.Sorted(maps.Keys(in.Params.ContentRefs)) {
 		raw := in.Params.ContentRefs[name]
 		var ref struct {
@@ -75,13 +77,32 @@ func (a *App) ApplyTemplate(ctx context.Context, caller folio.Caller, spaceID fo
 			}
 			tin.OpenAPI = body
 		case "openapi":
-			return nil, folio.FieldErrorf("params.contentRefs",
-				"openapi references need OpenAPI specs, which this server does not manage yet; pass the spec as a url reference")
+			var spec struct {
+				Spec string `json:"spec"`
+			}
+			if json.Unmarshal(raw, &spec) != nil || spec.Spec == "" {
+				return nil, folio.FieldErrorf("params.contentRefs", "contentRefs.%s of kind openapi needs the spec's slug in spec", name)
+			}
+			specSlug = spec.Spec
 		default:
 			return nil, folio.FieldErrorf("params.contentRefs", "contentRefs.%s of kind %s is not used by templates", name, ref.Kind)
 		}
 	}
-	snap, err := templates.Build(in.ID, tin)
+	var snap *content.Snapshot
+	var err error
+	if specSlug != "" && in.ID == "api-reference" {
+		if err := a.db.Read(ctx, func(tx *store.Tx) error {
+			_, err := openAPIRights(ctx, tx, caller, sv.OrganizationID, false)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		// Pages computed from the organization's specification: they
+		// follow its new versions.
+		snap, err = a.computedOpenAPIPages(ctx, sv.OrganizationID, specSlug)
+	} else {
+		snap, err = templates.Build(in.ID, tin)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -23,10 +23,22 @@ var forbidden = map[string][]string{
 	"internal/markdown":  {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/search":    {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/importer":  {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
+	"internal/gitsync":   {"internal/store", "internal/app", "internal/httpapi", "internal/wire", "internal/jobs"},
 	"internal/templates": {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/reader":    {"internal/store", "internal/httpapi", "internal/jobs"},
 	"internal/pdf":       {"internal/store", "internal/httpapi", "internal/jobs", "internal/wire"},
 	"internal/seal":      {"internal/"}, // standard library only
+
+	// git sync
+	"internal/gitrepo":         {"internal/"}, // folio, go-git and the standard library
+	"internal/gitrepo/gittest": {"internal/"}, // standard library only
+
+	// OpenAPI specifications and translations
+	"internal/openapi":   {"internal/"}, // folio, kin-openapi, yaml and the standard library
+	"internal/translate": {"internal/store", "internal/app", "internal/httpapi", "internal/wire", "internal/jobs"},
+
+	// integrations
+	"internal/webhook": {"internal/store", "internal/app", "internal/httpapi", "internal/jobs"},
 }
 
 func TestImportRules(t *testing.T) {

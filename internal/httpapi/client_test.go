@@ -1,13 +1,16 @@
 package httpapi_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/gitrepo/gittest"
 )
 
 // TestOfficialClient drives the server with GitBook's own TypeScript client
@@ -36,8 +39,16 @@ func TestOfficialClient(t *testing.T) {
 	}
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, token := s.Org(t)
+		repo := gittest.Bare(t)
+		gittest.Commit(t, repo, "main", map[string]string{"README.md": "# From git\n\nHello.\n"}, "for the client")
+		// The git sync the script triggers runs on the job runner.
+		ctx, stop := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() { s.Jobs.WithPoll(50 * time.Millisecond).Run(ctx); close(done) }()
+		defer func() { stop(); <-done }()
 		cmd := exec.CommandContext(t.Context(), node, script)
-		cmd.Env = append(os.Environ(), "GITBOOK_CLIENT="+client, "FOLIO_URL="+s.URL, "FOLIO_TOKEN="+token, "FOLIO_ORG="+org)
+		cmd.Env = append(os.Environ(), "GITBOOK_CLIENT="+client, "FOLIO_URL="+s.URL, "FOLIO_TOKEN="+token, "FOLIO_ORG="+org,
+			"FOLIO_GIT_REPO="+fileURL(repo))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("the official client failed: %v\n%s", err, out)

@@ -835,7 +835,7 @@ func TestPageReadOptionsKeepTheDocument(t *testing.T) {
 		// The baseline holds the body, so the comparisons above compare it.
 		var md pageBody
 		s.DoUnchecked(t, admin, "GET", page+"?format=markdown&evaluated=true&dereferenced=reusable-contents", nil).WantStatus(t, 200).JSON(t, &md)
-		if md.Markdown == nil || !strings.Contains(*md.Markdown, "**bold**") || !strings.Contains(*md.Markdown, "- two") {
+		if md.Markdown == nil || !strings.Contains(*md.Markdown, "**bold**") || !strings.Contains(*md.Markdown, "* two") {
 			t.Fatalf("markdown %v", md.Markdown)
 		}
 	})
@@ -881,7 +881,7 @@ func TestImportHTML(t *testing.T) {
 					t.Fatalf("page %+v", p)
 				}
 				md := *p.Markdown
-				for _, want := range []string{"This release is **bold** and fast.", "- First item\n", "- Second item\n"} {
+				for _, want := range []string{"This release is **bold** and fast.", "* First item\n", "* Second item\n"} {
 					if !strings.Contains(md, want) {
 						t.Errorf("markdown %q does not hold %q", md, want)
 					}

@@ -78,10 +78,3 @@ func (s *Server) getDocument(w http.ResponseWriter, r *http.Request) error {
 	writeDocument(w, doc)
 	return nil
 }
-
-// getLatestOpenAPISpecVersionContent serves
-// GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest/content:
-// the reference's 404 until OpenAPI specifications exist.
-func (s *Server) getLatestOpenAPISpecVersionContent(w http.ResponseWriter, r *http.Request) error {
-	return s.app.GetLatestOpenAPISpecVersionContent(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("specSlug"))
-}

@@ -96,6 +96,45 @@ func (s *Server) routes() {
 	s.handle("POST /v1/spaces/{spaceId}/content/import", authed, s.importContent)
 	s.handle("POST /v1/spaces/{spaceId}/content/page/{pageId}/import", authed, s.importContent)
 	s.handle("POST /v1/spaces/{spaceId}/content/template", authed, s.applyTemplate)
+
+	// OpenAPI specifications (docs/openapi.md).
+	s.handle("GET /v1/orgs/{organizationId}/openapi", authed, s.listOpenAPISpecs)
+	s.handle("POST /v1/orgs/{organizationId}/openapi", authed, s.createOpenAPISpec)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}", authed, s.getOpenAPISpec)
+	s.handle("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", authed, s.putOpenAPISpec)
+	s.handle("PATCH /v1/orgs/{organizationId}/openapi/{specSlug}", authed, s.patchOpenAPISpec)
+	s.handle("DELETE /v1/orgs/{organizationId}/openapi/{specSlug}", authed, s.deleteOpenAPISpec)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions", authed, s.listOpenAPIVersions)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest", authed, s.getOpenAPIVersion)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", authed, s.getOpenAPIVersion)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", authed, s.getOpenAPIVersionContent)
+	s.handle("GET /v1/openapi/{specId}/versions/{versionId}/raw", optionalAuth, s.rawOpenAPIVersion) // folio: the raw specification
+
+	// Translations (docs/translations.md).
+	s.handle("GET /v1/orgs/{organizationId}/translations", authed, s.listTranslations)
+	s.handle("POST /v1/orgs/{organizationId}/translations", authed, s.createTranslation)
+	s.handle("GET /v1/orgs/{organizationId}/translations/{translationId}", authed, s.getTranslation)
+	s.handle("PUT /v1/orgs/{organizationId}/translations/{translationId}", authed, s.updateTranslation)
+	s.handle("DELETE /v1/orgs/{organizationId}/translations/{translationId}", authed, s.deleteTranslation)
+	s.handle("POST /v1/orgs/{organizationId}/translations/{translationId}/run", authed, s.runTranslation)
+	s.handle("GET /v1/orgs/{organizationId}/translations-glossary", authed, s.listGlossaryEntries)
+	s.handle("PUT /v1/orgs/{organizationId}/translations-glossary", authed, s.updateGlossaryEntries)
+	s.handle("GET /v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}", authed, s.getGlossaryEntry)
+
+	// Webhooks (folio; docs/webhooks.md).
+	s.handle("GET /v1/orgs/{organizationId}/webhooks", authed, s.listWebhooks)
+	s.handle("POST /v1/orgs/{organizationId}/webhooks", authed, s.createWebhook)
+	s.handle("GET /v1/orgs/{organizationId}/webhooks/{webhookId}", authed, s.getWebhook)
+	s.handle("PATCH /v1/orgs/{organizationId}/webhooks/{webhookId}", authed, s.updateWebhook)
+	s.handle("DELETE /v1/orgs/{organizationId}/webhooks/{webhookId}", authed, s.deleteWebhook)
+	s.handle("GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries", authed, s.listWebhookDeliveries)
+	s.handle("POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", authed, s.redeliverWebhook)
+
+	// Git sync (docs/gitsync.md).
+	s.handle("POST /v1/spaces/{spaceId}/git/import", authed, s.importGitRepository)
+	s.handle("POST /v1/spaces/{spaceId}/git/export", authed, s.exportToGitRepository)
+	s.handle("GET /v1/spaces/{spaceId}/git/info", authed, s.getSpaceGitInfo)
+	s.handle("DELETE /v1/spaces/{spaceId}/git/legacy-installation", authed, s.deleteLegacyGitInstallation)
 	s.handle("GET /v1/spaces/{spaceId}/search", authed, s.searchSpaceContent)
 	s.handle("GET /v1/orgs/{organizationId}/search", authed, s.searchOrganizationContent)
 	s.handle("GET /v1/spaces/{spaceId}/links", authed, s.listLinks)
@@ -243,6 +282,5 @@ func (s *Server) routes() {
 		s.handle("GET "+p, public, s.appLink)
 		s.handle("GET "+p+"/{rest...}", public, s.appLink)
 	}
-	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content", authed,
-		s.getLatestOpenAPISpecVersionContent) // OpenAPI specs come with issue 15: 404 until then
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content", authed, s.getOpenAPIVersionContent)
 }

@@ -142,9 +142,10 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 type routeKind int
 
 const (
-	public     routeKind = iota // no token; JSON body rules
-	authed                      // an API token; JSON body rules
-	publicForm                  // no token; the handler reads a form body itself
+	public       routeKind = iota // no token; JSON body rules
+	authed                        // an API token; JSON body rules
+	publicForm                    // no token; the handler reads a form body itself
+	optionalAuth                  // a token when the request sends one; JSON body rules
 )
 
 // handle registers one route.
@@ -221,7 +222,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, kin
 			return fmt.Errorf("set body deadline: %w", err)
 		}
 	}
-	if kind == authed {
+	if kind == authed || kind == optionalAuth && r.Header.Get("Authorization") != "" {
 		c, err := s.authenticate(r)
 		if err != nil {
 			return err

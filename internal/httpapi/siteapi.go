@@ -35,14 +35,14 @@ var siteRoutes = map[string]bool{
 // siteRoutesForRenderer are further reads of GitBook's renderer that a site
 // token may call; the app checks each against the token's site: the
 // space's current published revision only, change requests never
-// (404), OpenAPI specifications of the site's organization (404 until
-// they exist).
+// (404), OpenAPI specifications of the site's organization (read only).
 var siteRoutesForRenderer = []string{
 	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document",
 	"GET /v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document",
 	"GET /v1/spaces/{spaceId}/documents/{documentId}",
 	"GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}",
 	"GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content",
+	"GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content",
 }
 
 func init() {

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -166,12 +167,33 @@ func TestSiteTokenRendererReads(t *testing.T) {
 		for _, who := range []string{tok, admin} {
 			s.Do(t, who, "GET", revPath+"/reusable-contents/rc1/document?evaluated=deterministic-only", nil).WantStatus(t, 404)
 		}
-		// OpenAPI specifications do not exist yet: the reference's 404,
-		// for members and site tokens alike; another organization's too.
-		org2, _ := s.Org(t)
-		for _, c := range []struct{ who, org string }{{tok, org}, {admin, org}, {tok, org2}, {admin, org2}} {
-			s.Do(t, c.who, "GET", "/v1/orgs/"+c.org+"/openapi/petstore/versions/latest/content", nil).WantStatus(t, 404)
+		// OpenAPI specifications: the site token reads its organization's
+		// public ones (GitBook's renderer does, for OpenAPI blocks), never
+		// another's, and changes none.
+		org2, admin2 := s.Org(t)
+		text := map[string]any{"text": "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      responses:\n        \"200\": {description: ok}\n"}
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/openapi", map[string]any{"slug": "petstore", "source": text}).WantStatus(t, 201)
+		s.Do(t, admin2, "POST", "/v1/orgs/"+org2+"/openapi", map[string]any{"slug": "petstore", "source": text}).WantStatus(t, 201)
+		for range 5 {
+			if n, _ := s.Jobs.RunDue(context.Background()); n == 0 {
+				break
+			}
 		}
+		// A private specification: members only (anyone can get a public
+		// site's token).
+		content := "/v1/orgs/" + org + "/openapi/petstore/versions/latest/content"
+		s.Do(t, admin, "GET", content, nil).WantStatus(t, 200)
+		s.Do(t, tok, "GET", content, nil).WantStatus(t, 404)
+		s.Do(t, admin, "PATCH", "/v1/orgs/"+org+"/openapi/petstore", map[string]any{"visibility": "public"}).WantStatus(t, 200)
+		s.Do(t, admin2, "PATCH", "/v1/orgs/"+org2+"/openapi/petstore", map[string]any{"visibility": "public"}).WantStatus(t, 200)
+		for _, c := range []struct {
+			who, org string
+			want     int
+		}{{tok, org, 200}, {admin, org, 200}, {tok, org2, 404}, {admin, org2, 404}} {
+			s.Do(t, c.who, "GET", "/v1/orgs/"+c.org+"/openapi/petstore/versions/latest/content", nil).WantStatus(t, c.want)
+		}
+		s.Do(t, tok, "GET", "/v1/orgs/"+org+"/openapi/nope/versions/latest/content", nil).WantStatus(t, 404)
+		s.Do(t, tok, "PATCH", "/v1/orgs/"+org+"/openapi/petstore", map[string]any{"visibility": "public"}).WantError(t, 403, "a site API token only reads the published content of its site")
 		// Change requests are drafts: a member reads them, a site token never.
 		var cr struct{ ID string }
 		s.Do(t, admin, "POST", "/v1/spaces/"+guide+"/change-requests", map[string]any{"subject": "Draft"}).

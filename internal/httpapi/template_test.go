@@ -113,7 +113,7 @@ func TestApplyTemplates(t *testing.T) {
 			{"no id", map[string]any{}, 400, "id is required"},
 			{"unknown id", map[string]any{"id": "wiki"}, 400, "does not exist"},
 			{"change request", map[string]any{"id": "blank", "changeRequestId": "cr1"}, 404, "change request not found"},
-			{"openapi ref", map[string]any{"id": "api-reference", "params": map[string]any{"contentRefs": map[string]any{"spec": map[string]any{"kind": "openapi", "spec": "petstore"}}}}, 400, "url reference"},
+			{"unknown openapi spec", map[string]any{"id": "api-reference", "params": map[string]any{"contentRefs": map[string]any{"spec": map[string]any{"kind": "openapi", "spec": "petstore"}}}}, 400, "no OpenAPI specification petstore in this organization"},
 			{"bad spec", map[string]any{"id": "api-reference", "params": map[string]any{"contentRefs": map[string]any{"spec": map[string]any{"kind": "url", "url": dataURL("application/json", []byte(`{"openapi": 7}`))}}}}, 400, "OpenAPI document"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {

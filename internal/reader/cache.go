@@ -25,7 +25,24 @@ import (
 //     space paths, which site settings may change), which every page link
 //     carries;
 //   - the hour window of the signed file URLs (see app.Content.FileURL),
-//     which image and file links carry.
+//     which image and file links carry;
+//   - for a page with OpenAPI blocks, the latest version of each
+//     specification they name (see below).
+//
+// OpenAPI blocks show the latest version of a specification, which
+// changes without a new revision. Which specifications a page names is
+// fixed by its revision, so its parts record them (Specs) with the
+// versions they were rendered from (Versions). A request that finds such
+// parts asks the app for the specifications' current latest versions (one
+// read transaction, app.OpenAPILatestVersions) and uses the parts only
+// when they match; the whole-page key carries the versions, so a page of
+// an older version is never served either: a new version shows on the
+// next request, on every server. Parts are the first thing looked up,
+// before the whole page, because they say whether the page has such
+// blocks; a page whose parts were evicted is rendered again (pages of
+// OpenAPI pages always carry versions in their key, so the key without
+// them cannot find one). A page whose specification lookup failed for
+// another reason than absence shows a note and is not cached.
 //
 // Everything that depends on the visitor or on mutable site settings (the
 // site's visibility and share key, which site spaces and sections the
@@ -44,6 +61,12 @@ type pageParts struct {
 	TOC                []heading
 	Breadcrumbs        []link
 	Prev, Next         *link
+	// Specs are the specifications the page's OpenAPI blocks name, and
+	// Versions the latest version of each when rendered ("" for none).
+	Specs    []string
+	Versions []folio.ID
+	// transient: a specification could not be read; not to be cached.
+	transient bool
 }
 
 // size estimates the bytes an entry holds.
@@ -60,6 +83,9 @@ func (p *pageParts) size(key string) int {
 			n += 48 + len(l.Title) + len(l.Href)
 		}
 	}
+	for i := range p.Specs {
+		n += 32 + len(p.Specs[i]) + len(p.Versions[i])
+	}
 	return n
 }
 
@@ -75,15 +101,16 @@ func partsKey(c *app.Content, pageID, prefix string) string {
 // sections this visitor sees (their claims decide), the theme they chose,
 // the addresses (base, host, the request's own path and query, which the
 // theme form returns to), and the parts' key (revision, page, prefix and
-// file URL window). "" when the profile has no key: not cached.
-func pageKey(q *request, c *app.Content, sp *placed, all []placed, sections []*folio.SiteSectionView, node content.PageNode) string {
+// file URL window), and the OpenAPI versions shown (versionsKey). "" when
+// the profile has no key: not cached.
+func pageKey(q *request, c *app.Content, sp *placed, all []placed, sections []*folio.SiteSectionView, node content.PageNode, versions string) string {
 	if q.site.ProfileKey == "" {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("page\x00")
 	for _, s := range []string{q.site.ProfileKey, q.base, q.absolute, returnPath(q.r), chosenTheme(q), sp.ss.ID,
-		partsKey(c, node.Page.ID, q.base+sp.prefix)} {
+		partsKey(c, node.Page.ID, q.base+sp.prefix), versions} {
 		b.WriteString(s)
 		b.WriteByte(0)
 	}
@@ -99,29 +126,51 @@ func pageKey(q *request, c *app.Content, sp *placed, all []placed, sections []*f
 	return b.String()
 }
 
-// pageParts returns the parts of a document page, from the cache or
-// rendered from its document (the only case that loads it).
-func (h *Handler) pageParts(ctx context.Context, q *request, c *app.Content, sp *placed, node content.PageNode) (*pageParts, error) {
-	prefix := q.base + sp.prefix
-	key := partsKey(c, node.Page.ID, prefix)
-	if p, ok := h.cache.get(key); ok {
-		return p, nil
+// cachedParts returns the cached parts under key when they are current
+// (their OpenAPI versions are the latest), else nil; versions is the
+// versionsKey of the latest versions of the specifications the cached
+// parts name ("" when there are none or no parts are cached).
+func (h *Handler) cachedParts(ctx context.Context, c *app.Content, key string) (p *pageParts, versions string, err error) {
+	p, ok := h.cache.peek(key)
+	if !ok {
+		return nil, "", nil
 	}
+	if len(p.Specs) == 0 {
+		return p, "", nil
+	}
+	latest, err := h.app.OpenAPILatestVersions(ctx, c.Space.OrganizationID, p.Specs)
+	if err != nil {
+		return nil, "", err
+	}
+	versions = versionsKey(p.Specs, latest)
+	if versions != versionsKey(p.Specs, p.Versions) {
+		return nil, versions, nil
+	}
+	return p, versions, nil
+}
+
+// pageParts renders the parts of a document page from its document (the
+// only case that loads it) and caches them.
+func (h *Handler) pageParts(ctx context.Context, q *request, c *app.Content, sp *placed, node content.PageNode) (*pageParts, error) {
 	doc, err := h.app.ReaderDocument(ctx, c, node.Page)
 	if err != nil {
 		return nil, err
 	}
-	p, err := renderParts(q, c, sp, node, doc)
+	r := q.renderer(c, sp)
+	r.openapi = newOpResolver(ctx, h.app, c.Space.OrganizationID)
+	p, err := renderParts(q, c, sp, node, doc, r)
 	if err != nil {
 		return nil, err
 	}
-	h.cache.put(key, p)
+	p.Specs, p.Versions, p.transient = r.openapi.refs, r.openapi.used, r.openapi.transient
+	if !p.transient {
+		h.cache.put(partsKey(c, node.Page.ID, q.base+sp.prefix), p)
+	}
 	return p, nil
 }
 
-// renderParts renders the parts of a document page.
-func renderParts(q *request, c *app.Content, sp *placed, node content.PageNode, doc *content.Document) (*pageParts, error) {
-	r := q.renderer(c, sp)
+// renderParts renders the parts of a document page with r.
+func renderParts(q *request, c *app.Content, sp *placed, node content.PageNode, doc *content.Document, r *renderer) (*pageParts, error) {
 	paths := c.Paths()
 	pageURL := func(p *content.Page) string { return q.base + sp.prefix + "/" + escapePath(paths[p.ID]) }
 	p := &pageParts{Title: node.Page.Title, Description: node.Page.Description,
@@ -225,6 +274,20 @@ func (c *htmlCache) get(key string) (*pageParts, bool) {
 	return e.parts, true
 }
 
+// peek returns a page's parts without counting a hit or a miss (the
+// caller counts with hit or miss once it knows).
+func (c *htmlCache) peek(key string) (*pageParts, bool) {
+	e, ok := c.lookup(key)
+	if !ok || e.parts == nil {
+		return nil, false
+	}
+	return e.parts, true
+}
+
+// hit and miss count a request whose parts were cached or rendered.
+func (c *htmlCache) hit()  { c.hits.Inc() }
+func (c *htmlCache) miss() { c.misses.Inc() }
+
 // getPage returns a whole page cached under a pageKey.
 func (c *htmlCache) getPage(key string) ([]byte, bool) {
 	if key == "" {
@@ -259,8 +322,9 @@ func (c *htmlCache) putPage(key string, b []byte) {
 	c.add(&cacheEntry{key: key, page: b, size: 128 + len(key) + len(b)})
 }
 
-// add adds an entry, evicting the least recently used ones beyond the
-// bound; an entry larger than the whole bound is not kept.
+// add adds an entry, replacing one under the same key (parts rendered
+// again for newer OpenAPI versions), evicting the least recently used
+// ones beyond the bound; an entry larger than the whole bound is not kept.
 func (c *htmlCache) add(ent *cacheEntry) {
 	key, n := ent.key, ent.size
 	c.mu.Lock()
@@ -269,8 +333,9 @@ func (c *htmlCache) add(ent *cacheEntry) {
 		return
 	}
 	if e, ok := c.items[key]; ok {
-		c.order.MoveToFront(e)
-		return
+		c.order.Remove(e)
+		delete(c.items, key)
+		c.used -= e.Value.(*cacheEntry).size
 	}
 	c.items[key] = c.order.PushFront(ent)
 	c.used += n

@@ -2,7 +2,9 @@
 // by the site's path prefix (/sites/{siteId}) or custom hostname, the
 // site's visibility (public, unlisted, share-link keys; visitor-auth is
 // refused for now), and the rendering of pages' Documents with
-// html/template, code highlighted by chroma.
+// html/template, code highlighted by chroma, OpenAPI blocks from the
+// latest version of the organization's specifications (openapi.go).
 //
-// Allowed imports: folio, internal/app, internal/content.
+// Allowed imports: folio, internal/app, internal/content, internal/openapi
+// (for its Operation type).
 package reader

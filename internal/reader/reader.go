@@ -482,18 +482,30 @@ func (h *Handler) page(q *request) {
 		h.notFound(q)
 		return
 	}
-	key := pageKey(q, c, sp, all, sections, node)
-	if b, ok := h.cache.getPage(key); ok {
-		h.send(q.w, q.r, http.StatusOK, b)
-		return
-	}
-	parts, err := h.pageParts(ctx, q, c, sp, node)
+	// The parts come first: they tell whether the page shows OpenAPI
+	// versions, which its key must carry (cache.go).
+	parts, versions, err := h.cachedParts(ctx, c, partsKey(c, node.Page.ID, q.base+sp.prefix))
 	if err != nil {
 		h.fail(q.w, q.r, q, err)
 		return
 	}
+	key := pageKey(q, c, sp, all, sections, node, versions)
+	if b, ok := h.cache.getPage(key); ok {
+		h.send(q.w, q.r, http.StatusOK, b)
+		return
+	}
+	if parts != nil {
+		h.cache.hit()
+	} else {
+		h.cache.miss()
+		if parts, err = h.pageParts(ctx, q, c, sp, node); err != nil {
+			h.fail(q.w, q.r, q, err)
+			return
+		}
+		key = pageKey(q, c, sp, all, sections, node, versionsKey(parts.Specs, parts.Versions))
+	}
 	if b := h.renderPage(q, c, sp, all, sections, node, parts); b != nil {
-		if key != "" {
+		if key != "" && !parts.transient {
 			h.cache.putPage(key, b)
 		}
 		h.send(q.w, q.r, http.StatusOK, b)

@@ -38,6 +38,7 @@ type block struct {
 	Title    []inline
 	Header   []string
 	Rows     [][][]block
+	Op       *opView // an OpenAPI operation (openapi.go)
 }
 
 // inline is a run of text with its marks, or an inline node.
@@ -61,6 +62,7 @@ type heading struct {
 type renderer struct {
 	file     func(id string) string // signed download URL, "" when unknown
 	page     func(id, anchor string) string
+	openapi  *opResolver // nil: OpenAPI blocks show their method and path only
 	headings []heading
 	ids      map[string]int
 }
@@ -179,8 +181,10 @@ func (r *renderer) block(n *content.Node) block {
 		return b
 	case content.BlockTable:
 		return r.table(n)
+	case content.BlockOpenAPIOperation, content.BlockOpenAPI:
+		return r.openAPIBlock(n)
 	}
-	// Unknown or not yet rendered blocks (OpenAPI, integrations, ...)
+	// Unknown or not yet rendered blocks (OpenAPI schemas, integrations, ...)
 	// show their text, and their children.
 	if len(n.Nodes) > 0 {
 		return block{Kind: "div", Children: r.blocks(n.Nodes)}

@@ -11,7 +11,7 @@ import (
 )
 
 const spaceColumns = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.language, s.edit_mode, s.default_level,
-	s.merge_rules, s.visibility, s.revision, s.position, s.created_at, s.updated_at, s.deleted_at,
+	s.merge_rules, s.visibility, s.revision, s.position, s.created_at, s.updated_at, s.deleted_at, s.git_sync,
 	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id),
 	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'open'),
 	(SELECT COUNT(*) FROM change_requests c WHERE c.space_id = s.id AND c.status = 'draft'),
@@ -24,9 +24,10 @@ func scanSpace(rows *sql.Rows, s *folio.Space) error {
 		level, rules     string
 		created, updated int64
 		deleted          sql.NullInt64
+		git              sql.NullString
 	)
 	err := rows.Scan(&s.ID, &s.OrganizationID, &parent, &s.Title, &s.Emoji, &s.Language, &s.EditMode, &level,
-		&rules, &s.Visibility, &s.Revision, &s.Position, &created, &updated, &deleted,
+		&rules, &s.Visibility, &s.Revision, &s.Position, &created, &updated, &deleted, &git,
 		&s.ChangeRequests, &s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &s.Comments)
 	if err != nil {
 		return err
@@ -35,6 +36,12 @@ func scanSpace(rows *sql.Rows, s *folio.Space) error {
 	s.CreatedAt, s.UpdatedAt, s.DeletedAt = fromMicros(created), fromMicros(updated), nullMicros(deleted)
 	if err := json.Unmarshal([]byte(rules), &s.MergeRules); err != nil {
 		return fmt.Errorf("decode merge rules of space %s: %w", s.ID, err)
+	}
+	if git.Valid {
+		s.GitSync = new(folio.GitSyncState)
+		if err := json.Unmarshal([]byte(git.String), s.GitSync); err != nil {
+			return fmt.Errorf("decode git sync of space %s: %w", s.ID, err)
+		}
 	}
 	return nil
 }

@@ -33,6 +33,7 @@ type Space struct {
 	ChangeRequests      int              `json:"changeRequests"`
 	ChangeRequestsOpen  int              `json:"changeRequestsOpen"`
 	ChangeRequestsDraft int              `json:"changeRequestsDraft"`
+	GitSync             *GitSyncState    `json:"gitSync,omitempty"`
 	Permissions         SpacePermissions `json:"permissions"`
 }
 
@@ -70,6 +71,7 @@ func (u URLs) NewSpace(v *folio.SpaceView) Space {
 		Permissions: SpacePermissions{View: p.View, Access: p.Access, Admin: p.Admin, ViewInviteLinks: p.ViewInviteLinks,
 			Edit: p.Edit, TriggerGitSync: p.TriggerGitSync, Comment: p.Comment, Merge: p.Merge, Review: p.Review,
 			InstallIntegration: p.InstallIntegration},
+		GitSync: NewGitSyncState(v.GitSync),
 	}
 }
 

@@ -68,7 +68,9 @@ type cacheKey struct {
 // are replaced by "/v1" so that requests to any host match. A schema $ref
 // with a sibling "nullable": true (GitBook's OrganizationBilling.endDate),
 // which OpenAPI 3.0 and kin-openapi ignore, is replaced by a nullable copy of
-// its target, as the authors mean. No package-global setting of kin-openapi
+// its target, as the authors mean. OpenAPISpecContent.filesystem, typed as
+// an object, also accepts the array of files GitBook serves and its renderer
+// reads. No package-global setting of kin-openapi
 // is changed: the "date-time" and "uri" formats are validated with
 // per-validation validators.
 func Load(path string) (*Validator, error) {
@@ -188,6 +190,19 @@ func patchDocument(doc *openapi3.T) error {
 				}})
 				d.Value.OneOf[i] = openapi3.NewSchemaRef("", empty)
 			}
+		}
+	}
+
+	// OpenAPISpecContent.filesystem says "type: object", but what GitBook
+	// serves and its renderer reads (@gitbook/openapi-parser's
+	// createFileSystem, fetchOpenAPIFilesystem) is an array of
+	// FilesystemEntry: accept either.
+	if c := doc.Components.Schemas["OpenAPISpecContent"]; c != nil && c.Value != nil {
+		if fs := c.Value.Properties["filesystem"]; fs != nil {
+			c.Value.Properties["filesystem"] = openapi3.NewSchemaRef("", &openapi3.Schema{OneOf: openapi3.SchemaRefs{
+				openapi3.NewSchemaRef("", openapi3.NewObjectSchema()),
+				openapi3.NewSchemaRef("", openapi3.NewArraySchema().WithItems(openapi3.NewObjectSchema())),
+			}, Description: fs.Value.Description})
 		}
 	}
 

@@ -191,6 +191,34 @@ check("orgs.getSiteStructure", structure.type === "siteSpaces" && structure.stru
 const profile = (await api.orgs.getPublishedContentSite(org, site.id, {})).data;
 check("orgs.getPublishedContentSite", profile.object === "published-content-site" && profile.site.id === site.id, profile);
 
+// Git sync: import a repository (the job runner runs it), read the Git info,
+// export to a new branch, remove the sync.
+const gitSpace = (await api.orgs.createSpace(org, { title: "From git" })).data;
+const gitImport = await api.spaces.importGitRepository(gitSpace.id, { url: process.env.FOLIO_GIT_REPO, ref: "refs/heads/main" });
+check("spaces.importGitRepository", gitImport.status === 204, gitImport.status);
+let gitInfo;
+for (let i = 0; i < 100; i++) {
+  gitInfo = (await api.spaces.getSpaceGitInfo(gitSpace.id)).data;
+  if (gitInfo.operation && gitInfo.operation.state !== "queued" && gitInfo.operation.state !== "running") break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+check("spaces.getSpaceGitInfo", gitInfo.integration === "git-sync" && gitInfo.operation.state === "success" &&
+  typeof gitInfo.updatedAt === "string", gitInfo);
+const gitRevision = (await api.spaces.getCurrentRevision(gitSpace.id)).data;
+check("a git import makes the current revision", gitRevision.git && gitRevision.git.oid === gitInfo.commit &&
+  gitRevision.pages.length === 1, gitRevision);
+const gitExport = await api.spaces.exportToGitRepository(gitSpace.id, { url: process.env.FOLIO_GIT_REPO, ref: "refs/heads/folio",
+  commitMessage: "From the official client" });
+check("spaces.exportToGitRepository", gitExport.status === 204, gitExport.status);
+const gitRemoved = await api.spaces.deleteLegacyGitInstallation(gitSpace.id);
+check("spaces.deleteLegacyGitInstallation", gitRemoved.status === 204, gitRemoved.status);
+try {
+  await api.spaces.getSpaceGitInfo(gitSpace.id);
+  check("getSpaceGitInfo after removal throws", false, "no error");
+} catch (err) {
+  check("getSpaceGitInfo after removal throws GitBookAPIError 404", err instanceof GitBookAPIError && err.code === 404, err.code);
+}
+
 try {
   await api.spaces.getSpaceById("nope");
   check("spaces.getSpaceById of an unknown space throws", false, "no error");
