@@ -19,7 +19,7 @@ const (
 
 // WebhookEventTypes are the event types a webhook may subscribe to ("*"
 // subscribes to all).
-var WebhookEventTypes = []string{EventSpaceGitSyncStarted, EventSpaceGitSyncCompleted}
+var WebhookEventTypes = EventTypes
 
 // Webhook is an organization's subscription to events, delivered signed to
 // a URL. Its secret is sealed at rest and shown once, at creation.

@@ -51,6 +51,8 @@ type Options struct {
 	NoSecretKey bool
 	// Translator is the translation engine; nil runs without one.
 	Translator translate.Engine
+	// WebhookTimeout bounds one webhook delivery; 0 keeps the default.
+	WebhookTimeout time.Duration
 }
 
 // Server is a running API over one store.
@@ -106,7 +108,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 		}
 	}
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, Sealer: sealer,
+		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, WebhookTimeout: opts.WebhookTimeout, Sealer: sealer,
 		Git: &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true}, Translator: opts.Translator})
 	printer, err := pdf.New(a, PublicURL, "a4")
 	if err != nil {

@@ -37,6 +37,9 @@ type Config struct {
 	// ImportFetchTimeout bounds fetching an imported URL, body included; 0
 	// selects DefaultImportFetchTimeout.
 	ImportFetchTimeout time.Duration
+	// WebhookTimeout bounds one webhook delivery attempt; 0 selects
+	// DefaultWebhookTimeout.
+	WebhookTimeout time.Duration
 	// Sealer encrypts the secrets kept in the database (site visitor keys)
 	// with the server key; nil when the server has none, and then the
 	// operations that need one answer Unavailable.
@@ -80,6 +83,8 @@ type App struct {
 	git        *gitrepo.Client
 	gitConfig  GitConfig
 	translator translate.Engine
+	// webhookTimeout bounds one webhook delivery attempt.
+	webhookTimeout time.Duration
 	// openAPIOps caches the operations of OpenAPI specification versions
 	// by version id (versions never change; openapiops.go).
 	openAPIOps *lru[folio.ID, *specOps]
@@ -109,6 +114,9 @@ func New(cfg Config) *App {
 	if ttl == 0 {
 		ttl = DefaultTokenCacheTTL
 	}
+	if cfg.WebhookTimeout == 0 {
+		cfg.WebhookTimeout = DefaultWebhookTimeout
+	}
 	if cfg.ImportFetchTimeout == 0 {
 		cfg.ImportFetchTimeout = DefaultImportFetchTimeout
 	}
@@ -118,7 +126,7 @@ func New(cfg Config) *App {
 	a := &App{db: cfg.DB, clock: cfg.Clock, logger: cfg.Logger, tokens: newTokenCache(ttl),
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
-		fetchTimeout: cfg.ImportFetchTimeout, sealer: cfg.Sealer, translator: cfg.Translator,
+		fetchTimeout: cfg.ImportFetchTimeout, webhookTimeout: cfg.WebhookTimeout, sealer: cfg.Sealer, translator: cfg.Translator,
 		trees:      newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
 		docs:       newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
 		printing:   make(chan struct{}, maxConcurrentPrints),

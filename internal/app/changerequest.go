@@ -127,6 +127,10 @@ func (a *App) CreateChangeRequest(ctx context.Context, caller folio.Caller, spac
 		if err := store.CreateChangeRequest(ctx, tx, cr); err != nil {
 			return err
 		}
+		if err := emit(ctx, tx, sv.OrganizationID, sv.ID, folio.EventChangeRequestCreated,
+			map[string]any{"spaceId": sv.ID, "changeRequestId": cr.ID, "createdBy": caller.UserID}); err != nil {
+			return err
+		}
 		// Re-read the space: its counts now include the new change request.
 		if sv, _, err = space(ctx, tx, caller, spaceID); err != nil {
 			return err
@@ -264,7 +268,13 @@ func (a *App) UpdateChangeRequest(ctx context.Context, caller folio.Caller, spac
 		if err := require(sv.Permissions().Edit, "you cannot edit this space's change requests"); err != nil {
 			return err
 		}
+		previous := cr.Status
 		if err := u.apply(ctx, tx, cr, desc); err != nil {
+			return err
+		}
+		if err := emit(ctx, tx, sv.OrganizationID, sv.ID, folio.EventChangeRequestUpdated,
+			map[string]any{"spaceId": sv.ID, "changeRequestId": cr.ID, "status": cr.Status, "previousStatus": previous,
+				"updatedBy": caller.UserID}); err != nil {
 			return err
 		}
 		if sv, _, err = space(ctx, tx, caller, spaceID); err != nil {

@@ -233,6 +233,9 @@ func (a *App) PostComment(ctx context.Context, caller folio.Caller, scope Commen
 		if err := store.CreateComment(ctx, tx, &c); err != nil {
 			return err
 		}
+		if err := emitComment(ctx, tx, th, &c); err != nil {
+			return err
+		}
 		v, err = a.view(ctx, tx, caller, th, &c, folio.FormatMarkdown)
 		return err
 	})
@@ -414,6 +417,9 @@ func (a *App) PostReply(ctx context.Context, caller folio.Caller, scope CommentS
 		r := folio.Comment{ID: folio.NewID(), SpaceID: scope.Space, ChangeRequest: scope.ChangeRequest, Parent: parent.ID,
 			AuthorID: caller.UserID, Markdown: md, Revision: parent.Revision, Status: folio.CommentOpen, PostedAt: tx.Now}
 		if err := store.CreateComment(ctx, tx, &r); err != nil {
+			return err
+		}
+		if err := emitComment(ctx, tx, th, &r); err != nil {
 			return err
 		}
 		v, err = a.view(ctx, tx, caller, th, &r, format)

@@ -244,6 +244,13 @@ func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.
 		if err := store.SetChangeRequestMerged(ctx, tx, cr.ID, cr.Revision, rev.ID); err != nil {
 			return err
 		}
+		if err := emitContentUpdated(ctx, tx, &sv.Space, rev.ID); err != nil {
+			return err
+		}
+		if err := emit(ctx, tx, sv.OrganizationID, sv.ID, folio.EventChangeRequestMerged,
+			map[string]any{"spaceId": sv.ID, "changeRequestId": cr.ID, "revisionId": rev.ID, "mergedBy": caller.UserID}); err != nil {
+			return err
+		}
 		sv.Revision = rev.ID
 		changes = content.Diff(in.current.Tree, snap.Tree)
 		return a.indexRevision(ctx, tx, sv, changes, snap.Documents)

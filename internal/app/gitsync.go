@@ -583,20 +583,7 @@ func (a *App) emitGitEvent(ctx context.Context, tx *store.Tx, op *folio.GitOpera
 	if state != "" {
 		p["state"] = state
 	}
-	return a.emit(ctx, tx, s.OrganizationID, op.SpaceID, typ, p)
-}
-
-// emit records an event in the caller's transaction, with a delivery for
-// every webhook subscribed to it (an outbox): the one mechanism every event
-// goes through (integrations will subscribe to them too).
-func (a *App) emit(ctx context.Context, tx *store.Tx, orgID, spaceID folio.ID, typ string, payload map[string]any) error {
-	e := &folio.Event{ID: folio.NewID(), OrgID: orgID, SpaceID: spaceID, Type: typ}
-	payload["eventId"] = e.ID
-	e.Payload, _ = json.Marshal(payload)
-	if err := store.CreateEvent(ctx, tx, e); err != nil {
-		return err
-	}
-	return fanOut(ctx, tx, e)
+	return emit(ctx, tx, s.OrganizationID, op.SpaceID, typ, p)
 }
 
 // run runs the operation's stages.

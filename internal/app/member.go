@@ -90,6 +90,12 @@ func (a *App) UpdateMemberRole(ctx context.Context, caller folio.Caller, orgID, 
 		if err := store.SetMemberRole(ctx, tx, orgID, userID, role); err != nil {
 			return err
 		}
+		if role != target.Role {
+			if err := emit(ctx, tx, orgID, "", folio.EventMemberUpdated, map[string]any{"organizationId": orgID,
+				"userId": userID, "role": roleName(role), "previousRole": roleName(target.Role)}); err != nil {
+				return err
+			}
+		}
 		m, err = store.GetMember(ctx, tx, orgID, userID)
 		return err
 	})
@@ -114,7 +120,10 @@ func (a *App) RemoveMember(ctx context.Context, caller folio.Caller, orgID, user
 		if err := checkNotLastAdmin(ctx, tx, orgID, target); err != nil {
 			return err
 		}
-		return store.RemoveMember(ctx, tx, orgID, userID)
+		if err := store.RemoveMember(ctx, tx, orgID, userID); err != nil {
+			return err
+		}
+		return emit(ctx, tx, orgID, "", folio.EventMemberRemoved, map[string]any{"organizationId": orgID, "userId": userID})
 	})
 }
 
@@ -270,7 +279,7 @@ func (a *App) JoinOrganization(ctx context.Context, caller folio.Caller, orgID f
 			// nothing about an organization it may not join.
 			return errOrgNotFound
 		}
-		_, err = store.AddMemberIfAbsent(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: org.DefaultRole, JoinedAt: tx.Now})
+		_, err = addMember(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: org.DefaultRole, JoinedAt: tx.Now})
 		return err
 	})
 }

@@ -152,6 +152,9 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 		if err := store.SetSpaceRevision(ctx, tx, sv.ID, base.Revision.ID, rev.ID); err != nil {
 			return err
 		}
+		if err := emitContentUpdated(ctx, tx, &sv.Space, rev.ID); err != nil {
+			return err
+		}
 		sv.Revision, sv.UpdatedAt = rev.ID, tx.Now
 		changes := content.Diff(base.Tree, snap.Tree)
 		pages := base.rt.pages

@@ -369,7 +369,7 @@ func (a *App) SAMLLogin(ctx context.Context, orgID, id folio.ID, samlResponse, s
 				return err
 			}
 			m := folio.Member{OrganizationID: orgID, UserID: u.ID, Role: p.DefaultRole, JoinedAt: tx.Now, SSO: true}
-			if err := store.AddMember(ctx, tx, &m); err != nil {
+			if _, err := addMember(ctx, tx, &m); err != nil {
 				return err
 			}
 			if p.DefaultTeam != "" {

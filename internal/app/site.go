@@ -278,8 +278,16 @@ func (a *App) PublishSite(ctx context.Context, caller folio.Caller, orgID, id fo
 		if v, err = site(ctx, tx, caller, orgID, id, true); err != nil {
 			return err
 		}
+		was := v.Published
 		v.Published, v.UpdatedAt = publish, tx.Now
-		return store.UpdateSite(ctx, tx, &v.Site)
+		if err := store.UpdateSite(ctx, tx, &v.Site); err != nil || was == publish {
+			return err
+		}
+		typ := folio.EventSitePublished
+		if !publish {
+			typ = folio.EventSiteUnpublished
+		}
+		return emit(ctx, tx, orgID, "", typ, map[string]any{"organizationId": orgID, "siteId": id})
 	})
 	return v, err
 }

@@ -314,6 +314,9 @@ func (a *App) DeleteSpace(ctx context.Context, caller folio.Caller, id folio.ID)
 		if err := store.SetSpaceDeleted(ctx, tx, id, true); err != nil {
 			return err
 		}
+		if err := emit(ctx, tx, sv.OrganizationID, id, folio.EventSpaceDeleted, map[string]any{"spaceId": id}); err != nil {
+			return err
+		}
 		// Sites stop publishing it at once (see removeSiteSpacesOfSpace).
 		if err := removeSiteSpacesOfSpace(ctx, tx, sv.OrganizationID, id); err != nil {
 			return err
@@ -345,6 +348,9 @@ func (a *App) RestoreSpace(ctx context.Context, caller folio.Caller, id folio.ID
 			return errSpaceNotFound // the purge job is due
 		}
 		if err := store.SetSpaceDeleted(ctx, tx, id, false); err != nil {
+			return err
+		}
+		if err := emit(ctx, tx, s.OrganizationID, id, folio.EventSpaceRestored, map[string]any{"spaceId": id}); err != nil {
 			return err
 		}
 		v.DeletedAt, v.UpdatedAt = nil, tx.Now

@@ -83,7 +83,8 @@ func (a *App) createAccount(ctx context.Context, tx *store.Tx, in NewAccount, ac
 	if _, err := store.GetOrganization(ctx, tx, in.Organization); err != nil {
 		return err
 	}
-	return store.AddMember(ctx, tx, &folio.Member{OrganizationID: in.Organization, UserID: u.ID, Role: in.Role, JoinedAt: tx.Now})
+	_, err = addMember(ctx, tx, &folio.Member{OrganizationID: in.Organization, UserID: u.ID, Role: in.Role, JoinedAt: tx.Now})
+	return err
 }
 
 func createFirstToken(ctx context.Context, tx *store.Tx, userID folio.ID, label string) (string, error) {

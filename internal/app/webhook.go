@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/foliodocs/folio"
@@ -33,8 +34,8 @@ type webhookJob struct {
 	Delivery folio.ID `json:"delivery"`
 }
 
-// webhookTimeout bounds one delivery attempt.
-const webhookTimeout = 10 * time.Second
+// DefaultWebhookTimeout bounds one delivery attempt, response included.
+const DefaultWebhookTimeout = 10 * time.Second
 
 func webhookSealContext(id folio.ID) string { return "webhook:" + id }
 
@@ -296,14 +297,20 @@ func (a *App) DeliverWebhookJob(ctx context.Context, payload string) error {
 }
 
 func (a *App) webhookClient() *webhook.Client {
-	c := webhook.New(a.http, webhookTimeout)
+	c := webhook.New(a.http, a.webhookTimeout)
 	c.Clock = a.clock
 	return c
 }
 
 // finishDelivery records an attempt (nil when none could be made, with
 // why) and what follows: delivered, retried later, or failed.
+//
+// The record is written even when ctx ends (the server stopping while the
+// request was out): an attempt the receiver may have acknowledged is never
+// left to be sent again by the job's lease.
 func (a *App) finishDelivery(ctx context.Context, d *folio.WebhookDelivery, at *webhook.Attempt, reason string) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
 	return a.db.Write(ctx, func(tx *store.Tx) error {
 		w, err := store.GetWebhookByID(ctx, tx, d.WebhookID)
 		if folio.IsNotFound(err) {
@@ -341,7 +348,7 @@ func (a *App) finishDelivery(ctx context.Context, d *folio.WebhookDelivery, at *
 			w.Failures++
 			if w.Failures >= webhook.DisableAfterFailures && w.Active {
 				w.Active = false
-				w.DisabledReason = "disabled after " + itoa(w.Failures) + " failed deliveries in a row; the last: " + clipString(d.LastError, 200)
+				w.DisabledReason = "disabled after " + strconv.Itoa(w.Failures) + " failed deliveries in a row; the last: " + clipString(d.LastError, 200)
 			}
 		}
 		if err := store.UpdateDelivery(ctx, tx, d); err != nil {
@@ -352,11 +359,6 @@ func (a *App) finishDelivery(ctx context.Context, d *folio.WebhookDelivery, at *
 		}
 		return store.PruneDeliveries(ctx, tx, w.ID, folio.WebhookDeliveryKept)
 	})
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
 }
 
 func clipString(s string, n int) string {

@@ -659,7 +659,7 @@ func TestGitRoundTripOfHandWrittenRepositories(t *testing.T) {
 					}
 					return err
 				})
-				want := []string{"space_gitsync_started", "space_gitsync_completed", "space_gitsync_started", "space_gitsync_completed"}
+				want := []string{"space_gitsync_started", "space_content_updated", "space_gitsync_completed", "space_gitsync_started", "space_gitsync_completed"}
 				if strings.Join(types, " ") != strings.Join(want, " ") {
 					t.Fatalf("events %v", types)
 				}

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
 	"github.com/foliodocs/folio/internal/gitrepo/gittest"
+	"github.com/foliodocs/folio/internal/jobs"
 	"github.com/foliodocs/folio/internal/webhook"
 )
 
@@ -27,13 +29,24 @@ type receiver struct {
 	keys     map[string]int
 	bad      int
 	now      func() time.Time // the server's clock: signatures carry its time
+	// hold is how many requests to keep open until the sender gives up
+	// (a timeout, or a server stopping); held signals each one.
+	hold int
+	held chan struct{}
 }
 
 func newReceiver(t *testing.T, now func() time.Time) *receiver {
-	rc := &receiver{keys: map[string]int{}, now: now}
+	rc := &receiver{keys: map[string]int{}, now: now, held: make(chan struct{}, 10)}
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rc.mu.Lock()
+		if rc.hold > 0 {
+			rc.hold--
+			rc.mu.Unlock()
+			rc.held <- struct{}{}
+			<-r.Context().Done()
+			return
+		}
 		defer rc.mu.Unlock()
 		if err := webhook.Verify(rc.secret, r.Header.Get(webhook.SignatureHeader), body, rc.now(), time.Hour); err != nil {
 			rc.bad++
@@ -218,5 +231,157 @@ func TestWebhookValidationAndAccess(t *testing.T) {
 		s.Do(t, admin, "DELETE", "/v1/orgs/"+org+"/webhooks/"+hook.ID, nil).WantStatus(t, 204)
 		s.Do(t, admin, "DELETE", "/v1/orgs/"+org+"/webhooks/"+hook.ID, nil).WantStatus(t, 204)
 		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/webhooks/"+hook.ID, nil).WantError(t, 404, "webhook not found")
+	})
+}
+
+// TestWebhookEventTypes makes one change of each kind a webhook can hear
+// about and checks that each arrives once, with its fields.
+func TestWebhookEventTypes(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		rc := newReceiver(t, s.Clock.Now)
+		var hook webhookBody
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/webhooks", map[string]any{"url": rc.URL, "events": []string{"*"}}).
+			WantStatus(t, 201).JSON(t, &hook)
+		rc.secret = []byte(hook.Secret)
+
+		space := newSpace(t, s, admin, org, "Docs")
+		rev := importInto(t, s, admin, space, "", "markdown", []byte("# Home\n\nHello.\n")).Revision
+		cr := newCR(t, s, admin, space, "Change")
+		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"subject": "Renamed"}).WantStatus(t, 200)
+		importIntoCR(t, s, admin, space, cr, "", "# Home\n\nChanged.\n")
+		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantStatus(t, 200)
+		c := postComment(t, s, admin, space, md("Looks good"))
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/comments/"+c.ID+"/replies", md("Thanks")).WantStatus(t, 200)
+		var inv struct{ Users []string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/invites", map[string]any{"emails": []string{"new@example.com"}, "role": "read"}).
+			WantStatus(t, 200).JSON(t, &inv)
+		if len(inv.Users) != 1 {
+			t.Fatalf("invited %v", inv.Users)
+		}
+		s.Do(t, admin, "PATCH", "/v1/orgs/"+org+"/members/"+inv.Users[0], map[string]any{"role": "edit"}).WantStatus(t, 200)
+		s.Do(t, admin, "DELETE", "/v1/orgs/"+org+"/members/"+inv.Users[0], nil).WantStatus(t, 204)
+		site := newSite(t, s, admin, org, map[string]any{"title": "Site"})
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/sites/"+site.ID+"/publish", nil).WantStatus(t, 200)
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/sites/"+site.ID+"/unpublish", nil).WantStatus(t, 200)
+		s.Do(t, admin, "DELETE", "/v1/spaces/"+space, nil).WantStatus(t, 204)
+		s.Do(t, admin, "POST", "/v1/spaces/"+space+"/restore", nil).WantStatus(t, 200)
+		runJobs(t, s)
+
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		got := map[string][]map[string]any{}
+		for _, e := range rc.accepted {
+			got[e["type"].(string)] = append(got[e["type"].(string)], e)
+		}
+		want := map[string]int{
+			folio.EventSpaceContentUpdated:  2,
+			folio.EventChangeRequestCreated: 1, folio.EventChangeRequestUpdated: 1, folio.EventChangeRequestMerged: 1,
+			folio.EventCommentCreated: 1, folio.EventCommentReplyCreated: 1,
+			folio.EventMemberAdded: 1, folio.EventMemberUpdated: 1, folio.EventMemberRemoved: 1,
+			folio.EventSitePublished: 1, folio.EventSiteUnpublished: 1, folio.EventSpaceDeleted: 1, folio.EventSpaceRestored: 1,
+		}
+		for typ, n := range want {
+			if len(got[typ]) != n {
+				t.Errorf("%s: received %d, want %d", typ, len(got[typ]), n)
+			}
+		}
+		if len(rc.accepted) != 14 || rc.bad != 0 {
+			t.Errorf("received %d events (%d badly signed): %v", len(rc.accepted), rc.bad, rc.accepted)
+		}
+		for _, check := range []struct {
+			typ, field string
+			want       any
+		}{
+			{folio.EventSpaceContentUpdated, "revisionId", rev},
+			{folio.EventChangeRequestCreated, "changeRequestId", cr.ID},
+			{folio.EventChangeRequestMerged, "changeRequestId", cr.ID},
+			{folio.EventCommentReplyCreated, "commentId", c.ID},
+			{folio.EventMemberUpdated, "previousRole", "read"},
+			{folio.EventMemberUpdated, "role", "edit"},
+			{folio.EventMemberRemoved, "userId", inv.Users[0]},
+			{folio.EventSitePublished, "siteId", site.ID},
+			{folio.EventSpaceDeleted, "spaceId", space},
+		} {
+			if es := got[check.typ]; len(es) == 0 || es[0][check.field] != check.want {
+				t.Errorf("%s.%s: got %v, want %v", check.typ, check.field, es, check.want)
+			}
+			if es := got[check.typ]; len(es) > 0 && es[0]["eventId"] == "" {
+				t.Errorf("%s has no eventId", check.typ)
+			}
+		}
+	})
+}
+
+// TestWebhookTimeoutAndRestart holds deliveries open: one past the
+// delivery timeout (retried later), one while the server stops (recorded,
+// retried after the restart). Each event reaches the receiver once, and
+// running the jobs again after it acknowledged sends nothing more.
+func TestWebhookTimeoutAndRestart(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{WebhookTimeout: 300 * time.Millisecond}, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		rc := newReceiver(t, s.Clock.Now)
+		var hook webhookBody
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/webhooks", map[string]any{"url": rc.URL,
+			"events": []string{folio.EventChangeRequestCreated}}).WantStatus(t, 201).JSON(t, &hook)
+		rc.secret = []byte(hook.Secret)
+		space := newSpace(t, s, admin, org, "Docs")
+
+		// A receiver slower than the timeout: the attempt fails, the next
+		// one (after its backoff) is accepted.
+		rc.mu.Lock()
+		rc.hold = 1
+		rc.mu.Unlock()
+		newCR(t, s, admin, space, "First")
+		runJobs(t, s)
+		<-rc.held
+		ds := listDeliveries(t, s, admin, org, hook.ID)
+		if len(ds) != 1 || ds[0].State != "pending" || ds[0].Attempts != 1 || ds[0].LastError == "" {
+			t.Fatalf("after a timeout %+v", ds)
+		}
+		s.Clock.Advance(time.Hour)
+		runJobs(t, s)
+		ds = listDeliveries(t, s, admin, org, hook.ID)
+		if ds[0].State != "delivered" || ds[0].Attempts != 2 {
+			t.Fatalf("after recovery %+v", ds[0])
+		}
+
+		// The server stops while a request is out: the attempt is recorded
+		// and retried by the next server over the same database.
+		rc.mu.Lock()
+		rc.hold = 1
+		rc.mu.Unlock()
+		newCR(t, s, admin, space, "Second")
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Jobs.RunDue(ctx)
+		}()
+		<-rc.held
+		stop()
+		<-done
+		restarted := jobs.NewRunner(s.DB, nil, s.App.JobHandlers())
+		s.Clock.Advance(time.Hour)
+		for range 5 {
+			if _, err := restarted.RunDue(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			s.Clock.Advance(time.Hour)
+		}
+		ds = listDeliveries(t, s, admin, org, hook.ID)
+		if len(ds) != 2 || ds[0].State != "delivered" || ds[1].State != "delivered" {
+			t.Fatalf("after the restart %+v", ds)
+		}
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		if len(rc.accepted) != 2 || len(rc.keys) != 2 {
+			t.Fatalf("accepted %d deliveries with %d keys", len(rc.accepted), len(rc.keys))
+		}
+		for key, n := range rc.keys {
+			if n != 1 {
+				t.Errorf("delivery %s accepted %d times", key, n)
+			}
+		}
 	})
 }
