@@ -48,6 +48,9 @@ func (s *Server) appLink(w http.ResponseWriter, r *http.Request) error {
 				return err
 			}
 		}
+	case r.PathValue("integrationName") != "":
+		what, id = "the integration", r.PathValue("integrationName")
+		api = s.urls.API("/integrations/" + url.PathEscape(id))
 	case r.PathValue("collectionId") != "":
 		what, id = "the collection", r.PathValue("collectionId")
 		api = s.urls.API("/collections/" + id)

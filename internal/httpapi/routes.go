@@ -130,6 +130,14 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries", authed, s.listWebhookDeliveries)
 	s.handle("POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", authed, s.redeliverWebhook)
 
+	// Integrations (docs/integrations.md).
+	s.handle("GET /v1/integrations", authed, s.listIntegrations)
+	s.handle("GET /v1/integrations/{integrationName}", authed, s.getIntegration)
+	s.handle("POST /v1/integrations/{integrationName}", authed, s.publishIntegration)
+	s.handle("DELETE /v1/integrations/{integrationName}", authed, s.unpublishIntegration)
+	s.handle("GET /v1/integrations/{integrationName}/assets/{file}", public, s.integrationAsset) // folio: icons and previews
+	s.handle("GET /v1/orgs/{organizationId}/integrations", authed, s.listOrganizationIntegrations)
+
 	// Git sync (docs/gitsync.md).
 	s.handle("POST /v1/spaces/{spaceId}/git/import", authed, s.importGitRepository)
 	s.handle("POST /v1/spaces/{spaceId}/git/export", authed, s.exportToGitRepository)
@@ -278,7 +286,7 @@ func (s *Server) routes() {
 	// Site content API.
 	s.handle("POST /v1/urls/published", public, s.resolvePublishedContentByURL)
 	// urls.app links (folio: no web application; see applinks.go).
-	for _, p := range []string{"/s/{spaceId}", "/c/{collectionId}", "/o/{organizationId}"} {
+	for _, p := range []string{"/s/{spaceId}", "/c/{collectionId}", "/o/{organizationId}", "/integrations/{integrationName}"} {
 		s.handle("GET "+p, public, s.appLink)
 		s.handle("GET "+p+"/{rest...}", public, s.appLink)
 	}
