@@ -58,6 +58,29 @@ type Caller struct {
 	// user, allowed only to read what one published site publishes.
 	// Everything that does not check it denies, as for a stranger.
 	Site *SiteGrant
+	// Installation, when set, makes the caller an integration
+	// installation's token (issue 16): no user, allowed only what the
+	// installation's scopes grant on what it is installed on.
+	Installation *InstallationGrant
+}
+
+// InstallationGrant is what an installation token allows.
+type InstallationGrant struct {
+	Org, Installation ID
+	Integration       string
+	Scopes            []string
+}
+
+// Allows reports whether the grant holds one of the scopes.
+func (g *InstallationGrant) Allows(scopes ...string) bool {
+	for _, s := range scopes {
+		for _, have := range g.Scopes {
+			if s == have {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // SiteGrant is what a site API token allows: reading the published content

@@ -79,6 +79,12 @@ type IntegrationView struct {
 	Admin bool // the caller administers the owning organization
 }
 
+// InstalledIntegration is an installation with its integration.
+type InstalledIntegration struct {
+	Installation Installation
+	Integration  IntegrationView
+}
+
 // IntegrationLink is one of an integration's external links.
 type IntegrationLink struct {
 	URL   string `json:"url"`
@@ -147,3 +153,104 @@ func joinOr(values []string) string {
 	}
 	return out
 }
+
+// Installation states (the reference's).
+const (
+	InstallationActive  = "active"
+	InstallationPending = "pending"
+	InstallationPaused  = "paused"
+)
+
+// Installation is an integration installed on an organization.
+type Installation struct {
+	ID             ID
+	Integration    string
+	OrganizationID ID
+	Status         string
+	SpaceSelection string // all or selected
+	SiteSelection  string
+	Configuration  json.RawMessage // an object
+	ExternalIDs    []string
+	Spaces         int // space installations
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// Installation targets.
+const (
+	InstallOnSpace = "space"
+	InstallOnSite  = "site"
+)
+
+// TargetInstallation is an installation's link to one space or site.
+type TargetInstallation struct {
+	InstallationID ID
+	Integration    string
+	OrganizationID ID
+	Kind           string // InstallOnSpace or InstallOnSite
+	TargetID       ID
+	Status         string
+	Configuration  json.RawMessage
+	ExternalIDs    []string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// InstallationUpdate changes an installation or a target installation;
+// nil fields stay as they are.
+type InstallationUpdate struct {
+	ExternalIDs    *[]string       `json:"externalIds"`
+	Configuration  json.RawMessage `json:"configuration"`
+	SpaceSelection *string         `json:"space_selection"`
+	SiteSelection  *string         `json:"site_selection"`
+}
+
+// Limits of installations.
+const (
+	MaxExternalIDs        = 5
+	MaxExternalID         = 200
+	MaxInstallationConfig = 64 << 10 // bytes of configuration JSON
+)
+
+// Integration event states: pending until a delivery is tried; the
+// reference's status shows success or failed.
+const (
+	IntegrationEventPending = "pending"
+	IntegrationEventSuccess = "success"
+	IntegrationEventFailed  = "failed"
+)
+
+// Integration event types of installations (the reference's).
+const (
+	EventInstallationSetup        = "installation_setup"
+	EventInstallationDeleted      = "installation_deleted"
+	EventSpaceInstallationSetup   = "space_installation_setup"
+	EventSpaceInstallationDeleted = "space_installation_deleted"
+	EventSiteInstallationSetup    = "site_installation_setup"
+	EventSiteInstallationDeleted  = "site_installation_deleted"
+)
+
+// IntegrationEvent is an event as told to one installation, with the trace
+// of its deliveries.
+type IntegrationEvent struct {
+	ID             ID
+	Integration    string
+	InstallationID ID
+	Type           string
+	Payload        json.RawMessage
+	State          string
+	Logs           []IntegrationEventLog
+	Attempts       int
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// IntegrationEventLog is one line of an event's trace.
+type IntegrationEventLog struct {
+	Level     string    `json:"level"` // debug, info, warn, error
+	Message   string    `json:"message"`
+	Timestamp time.Time `json:"timestamp"`
+}
+
+// MaxEventLogs bounds an event's trace; later lines are dropped.
+const MaxEventLogs = 200

@@ -73,6 +73,10 @@ const (
 	// JobDeliverWebhook sends one webhook delivery (one attempt; a retry
 	// is a new job at its backoff time). Payload: {"delivery": ID}.
 	JobDeliverWebhook = "deliver-webhook"
+	// JobDispatchIntegrationEvent tells an installation about an event:
+	// through the integration's development tunnel, or by running its
+	// script. Payload: {"integration", "event"}.
+	JobDispatchIntegrationEvent = "dispatch-integration-event"
 )
 
 // SpaceRetention is how long a deleted space can be restored.

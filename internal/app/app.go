@@ -85,6 +85,8 @@ type App struct {
 	translator translate.Engine
 	// webhookTimeout bounds one webhook delivery attempt.
 	webhookTimeout time.Duration
+	// scripts runs integration scripts; nil when the server runs none.
+	scripts func(ctx context.Context, d *dispatch, event, env []byte) error
 	// openAPIOps caches the operations of OpenAPI specification versions
 	// by version id (versions never change; openapiops.go).
 	openAPIOps *lru[folio.ID, *specOps]
@@ -152,13 +154,14 @@ func (a *App) JobStats(ctx context.Context) (s folio.JobStats, err error) {
 // job runner.
 func (a *App) JobHandlers() map[string]func(context.Context, string) error {
 	return map[string]func(context.Context, string) error{
-		folio.JobPurgeSpace:     a.PurgeSpace,
-		folio.JobImportContent:  a.ImportContentJob,
-		folio.JobPrintPDF:       a.PrintPDFJob,
-		folio.JobGitSync:        a.GitSyncJob,
-		folio.JobProcessOpenAPI: a.ProcessOpenAPIJob,
-		folio.JobRefreshOpenAPI: a.RefreshOpenAPISpecs,
-		folio.JobTranslate:      a.TranslateJob,
-		folio.JobDeliverWebhook: a.DeliverWebhookJob,
+		folio.JobPurgeSpace:               a.PurgeSpace,
+		folio.JobImportContent:            a.ImportContentJob,
+		folio.JobPrintPDF:                 a.PrintPDFJob,
+		folio.JobGitSync:                  a.GitSyncJob,
+		folio.JobProcessOpenAPI:           a.ProcessOpenAPIJob,
+		folio.JobRefreshOpenAPI:           a.RefreshOpenAPISpecs,
+		folio.JobTranslate:                a.TranslateJob,
+		folio.JobDeliverWebhook:           a.DeliverWebhookJob,
+		folio.JobDispatchIntegrationEvent: a.DispatchIntegrationEventJob,
 	}
 }

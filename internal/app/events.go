@@ -19,6 +19,9 @@ func emit(ctx context.Context, tx *store.Tx, orgID, spaceID folio.ID, typ string
 	if err := store.CreateEvent(ctx, tx, e); err != nil {
 		return err
 	}
+	if err := fanOutToIntegrations(ctx, tx, e, payload); err != nil {
+		return err
+	}
 	return fanOut(ctx, tx, e)
 }
 

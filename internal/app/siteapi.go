@@ -402,6 +402,9 @@ func (a *App) AuthenticateSiteToken(ctx context.Context, tok string) (folio.Call
 	if err != nil {
 		return folio.Caller{}, err
 	}
+	if c, ok := a.authenticateInstallationToken(tok, secret); ok {
+		return c, nil
+	}
 	var c siteTokenClaims
 	_, err = jwt.ParseWithClaims(tok, &c, func(*jwt.Token) (any, error) { return []byte(secret), nil },
 		jwt.WithValidMethods([]string{"HS256"}), jwt.WithExpirationRequired(), jwt.WithTimeFunc(a.clock.Now))

@@ -98,6 +98,10 @@ func space(ctx context.Context, tx *store.Tx, caller folio.Caller, id folio.ID) 
 		// A site API token reads the spaces its site publishes (siteapi.go).
 		return grantedSpace(ctx, tx, caller, id)
 	}
+	if caller.Installation != nil {
+		// An installation token reads the spaces it is installed on.
+		return installedSpace(ctx, tx, caller, id)
+	}
 	s, err := store.GetSpace(ctx, tx, id)
 	if err != nil {
 		return nil, nil, err

@@ -137,6 +137,28 @@ func (s *Server) routes() {
 	s.handle("DELETE /v1/integrations/{integrationName}", authed, s.unpublishIntegration)
 	s.handle("GET /v1/integrations/{integrationName}/assets/{file}", public, s.integrationAsset) // folio: icons and previews
 	s.handle("GET /v1/orgs/{organizationId}/integrations", authed, s.listOrganizationIntegrations)
+	s.handle("GET /v1/orgs/{organizationId}/installations", authed, s.listOrganizationInstallations)
+	s.handle("GET /v1/orgs/{organizationId}/integrations/{integrationName}/installation_status", authed, s.getOrganizationIntegrationStatus)
+	s.handle("PUT /v1/integrations/{integrationName}/dev", authed, s.setIntegrationDev)
+	s.handle("DELETE /v1/integrations/{integrationName}/dev", authed, s.disableIntegrationDev)
+	s.handle("GET /v1/integrations/{integrationName}/events", authed, s.listIntegrationEvents)
+	s.handle("GET /v1/integrations/{integrationName}/events/{eventId}", authed, s.getIntegrationEvent)
+	inst := "/v1/integrations/{integrationName}/installations"
+	s.handle("GET "+inst, authed, s.listInstallations)
+	s.handle("POST "+inst, authed, s.installIntegration)
+	s.handle("GET "+inst+"/{installationId}", authed, s.getInstallation)
+	s.handle("PATCH "+inst+"/{installationId}", authed, s.updateInstallation)
+	s.handle("DELETE "+inst+"/{installationId}", authed, s.uninstallIntegration)
+	s.handle("POST "+inst+"/{installationId}/tokens", authed, s.createInstallationToken)
+	for _, k := range []struct{ kind, plural, param string }{
+		{folio.InstallOnSpace, "spaces", "{spaceId}"}, {folio.InstallOnSite, "sites", "{siteId}"}} {
+		s.handle("GET /v1/integrations/{integrationName}/"+k.plural, authed, s.listTargetInstallations(k.kind))
+		s.handle("GET "+inst+"/{installationId}/"+k.plural, authed, s.listTargetInstallations(k.kind))
+		s.handle("POST "+inst+"/{installationId}/"+k.plural, authed, s.installOnTarget(k.kind))
+		s.handle("GET "+inst+"/{installationId}/"+k.plural+"/"+k.param, authed, s.getTargetInstallation)
+		s.handle("PATCH "+inst+"/{installationId}/"+k.plural+"/"+k.param, authed, s.updateTargetInstallation)
+		s.handle("DELETE "+inst+"/{installationId}/"+k.plural+"/"+k.param, authed, s.uninstallFromTarget)
+	}
 
 	// Git sync (docs/gitsync.md).
 	s.handle("POST /v1/spaces/{spaceId}/git/import", authed, s.importGitRepository)

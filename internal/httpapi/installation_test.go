@@ -1,0 +1,261 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/apitest"
+)
+
+type installationBody struct {
+	ID, Status     string
+	SpaceSelection string `json:"space_selection"`
+	Spaces         int
+	Configuration  map[string]any
+	ExternalIDs    []string `json:"externalIds"`
+	Target         struct{ Organization string }
+	URLs           struct{ Location string }
+}
+
+type eventBody struct {
+	ID, IntegrationID, InstallationID, Status, State string
+	Payload                                          map[string]any
+}
+
+func eventTypes(t *testing.T, s *apitest.Server, token, name string) []string {
+	t.Helper()
+	var l struct{ Items []eventBody }
+	s.Do(t, token, "GET", "/v1/integrations/"+name+"/events?limit=100", nil).WantStatus(t, 200).JSON(t, &l)
+	types := []string{}
+	for i := len(l.Items) - 1; i >= 0; i-- {
+		types = append(types, l.Items[i].Payload["type"].(string))
+	}
+	return types
+}
+
+// tunnel is a development tunnel on loopback: it records the multipart
+// events GitBook's contract sends.
+type tunnel struct {
+	*httptest.Server
+	mu     sync.Mutex
+	events []map[string]any
+	envs   []map[string]any
+}
+
+func newTunnel(t *testing.T) *tunnel {
+	tn := &tunnel{}
+	tn.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		var e, env map[string]any
+		json.Unmarshal([]byte(r.FormValue("event")), &e)
+		json.Unmarshal([]byte(r.FormValue("environment")), &env)
+		tn.mu.Lock()
+		tn.events, tn.envs = append(tn.events, e), append(tn.envs, env)
+		tn.mu.Unlock()
+	}))
+	t.Cleanup(tn.Close)
+	return tn
+}
+
+func TestIntegrationInstallations(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		dev, devAdmin := s.Org(t)
+		org, admin := s.Org(t)
+		_, creator := s.Member(t, org, folio.RoleCreate)
+		other, otherAdmin := s.Org(t)
+		publish(t, s, devAdmin, "acme-bot", manifest(dev, map[string]any{"visibility": "public",
+			"scopes": []string{"space:content:read"}}))
+		path := "/v1/integrations/acme-bot/installations"
+
+		// Installing: admins of the organization, once.
+		s.Do(t, creator, "POST", path, map[string]any{"organization": org}).
+			WantError(t, 403, "only organization admins install integrations")
+		s.Do(t, otherAdmin, "POST", path, map[string]any{"organization": org}).WantStatus(t, 404)
+		s.Do(t, admin, "POST", path, map[string]any{}).WantError(t, 400, "organization is required")
+		var inst installationBody
+		s.Do(t, admin, "POST", path, map[string]any{"organization": org}).WantStatus(t, 201).JSON(t, &inst)
+		if inst.Status != "active" || inst.Target.Organization != org || inst.SpaceSelection != "all" {
+			t.Fatalf("installed %+v", inst)
+		}
+		s.Do(t, admin, "POST", path, map[string]any{"organization": org}).
+			WantError(t, 409, "the integration acme-bot is already installed in this organization")
+		var otherInst installationBody
+		s.Do(t, otherAdmin, "POST", path, map[string]any{"organization": other}).WantStatus(t, 201).JSON(t, &otherInst)
+
+		// Who sees which installations.
+		count := func(token, query string) int {
+			var l struct{ Count int }
+			s.Do(t, token, "GET", path+query, nil).WantStatus(t, 200).JSON(t, &l)
+			return l.Count
+		}
+		if a, b, c := count(devAdmin, ""), count(admin, ""), count(otherAdmin, ""); a != 2 || b != 1 || c != 1 {
+			t.Fatalf("installations seen by the developer %d, the installer %d, another %d", a, b, c)
+		}
+		s.Do(t, otherAdmin, "GET", path+"/"+inst.ID, nil).WantError(t, 404, "Installation could not be found")
+		s.Do(t, creator, "GET", path+"/"+inst.ID, nil).WantError(t, 404, "Installation could not be found")
+
+		// Updates: configuration, external ids, selection; bad ones change nothing.
+		for _, tc := range []struct {
+			name string
+			body map[string]any
+			msg  string
+		}{
+			{"six ids", map[string]any{"externalIds": []string{"a", "b", "c", "d", "e", "f"}}, "externalIds lists at most 5 ids"},
+			{"empty id", map[string]any{"externalIds": []string{""}}, "each external id must be 1 to 200 bytes"},
+			{"configuration list", map[string]any{"configuration": []int{1}}, "configuration must be an object"},
+			{"selection", map[string]any{"space_selection": "some"}, "space_selection must be all or selected"},
+		} {
+			s.Do(t, admin, "PATCH", path+"/"+inst.ID, tc.body).WantError(t, 400, tc.msg)
+		}
+		s.Do(t, admin, "PATCH", path+"/"+inst.ID, map[string]any{"configuration": map[string]any{"channel": "#docs"},
+			"externalIds": []string{"team-42"}, "space_selection": "selected"}).WantStatus(t, 200).JSON(t, &inst)
+		if inst.Configuration["channel"] != "#docs" || len(inst.ExternalIDs) != 1 || inst.SpaceSelection != "selected" {
+			t.Fatalf("updated %+v", inst)
+		}
+		if n := count(devAdmin, "?externalId=team-42"); n != 1 {
+			t.Fatalf("externalId filter: %d", n)
+		}
+
+		// Spaces and sites.
+		space := newSpace(t, s, admin, org, "Docs")
+		hidden := newSpace(t, s, admin, org, "Hidden")
+		foreign := newSpace(t, s, otherAdmin, other, "Foreign")
+		s.Do(t, admin, "POST", path+"/"+inst.ID+"/spaces", map[string]any{"space": foreign}).WantStatus(t, 404)
+		var si struct {
+			Integration, Installation, Status string
+			Space                             any
+		}
+		s.Do(t, admin, "POST", path+"/"+inst.ID+"/spaces", map[string]any{"space": space}).WantStatus(t, 201).JSON(t, &si)
+		if si.Integration != "acme-bot" || si.Installation != inst.ID || si.Space != space {
+			t.Fatalf("space installation %+v", si)
+		}
+		s.Do(t, admin, "POST", path+"/"+inst.ID+"/spaces", map[string]any{"space": space}).WantStatus(t, 409)
+		var spaces struct {
+			Items []struct{ Space map[string]any }
+		}
+		s.Do(t, devAdmin, "GET", "/v1/integrations/acme-bot/spaces?extended=true", nil).WantStatus(t, 200).JSON(t, &spaces)
+		if len(spaces.Items) != 1 || spaces.Items[0].Space["id"] != space || spaces.Items[0].Space["title"] != "Docs" {
+			t.Fatalf("expanded spaces %+v", spaces.Items)
+		}
+		site := newSite(t, s, admin, org, map[string]any{"title": "Site"})
+		s.Do(t, admin, "POST", path+"/"+inst.ID+"/sites", map[string]any{"siteId": site.ID}).WantStatus(t, 201)
+		s.Do(t, admin, "PATCH", path+"/"+inst.ID+"/sites/"+site.ID, map[string]any{"configuration": map[string]any{"x": 1}}).
+			WantStatus(t, 200)
+		s.Do(t, admin, "GET", path+"/"+inst.ID+"/sites/"+site.ID, nil).WantStatus(t, 200)
+		s.Do(t, admin, "DELETE", path+"/"+inst.ID+"/sites/"+site.ID, nil).WantStatus(t, 204)
+		s.Do(t, admin, "GET", path+"/"+inst.ID+"/sites/"+site.ID, nil).WantStatus(t, 404)
+
+		// The organization's views.
+		var status struct{ Status string }
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/integrations/acme-bot/installation_status", nil).WantStatus(t, 200).JSON(t, &status)
+		if status.Status != "active" {
+			t.Fatalf("status %+v", status)
+		}
+		if got := integrationNames(t, s, admin, ""); strings.Join(got, " ") != "acme-bot" {
+			t.Fatalf("integrations %v", got)
+		}
+		var orgList struct{ Items []integrationBody }
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/integrations", nil).WantStatus(t, 200).JSON(t, &orgList)
+		if len(orgList.Items) != 1 {
+			t.Fatalf("installed integrations %+v", orgList.Items)
+		}
+		var orgInst struct{ Count int }
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/installations", nil).WantStatus(t, 200).JSON(t, &orgInst)
+		if orgInst.Count != 1 {
+			t.Fatalf("organization installations %d", orgInst.Count)
+		}
+
+		// An installation token reads the spaces it is installed on, and
+		// nothing else.
+		s.Do(t, admin, "POST", path+"/"+inst.ID+"/tokens", nil).
+			WantError(t, 403, "only admins of the organization that owns the integration create installation tokens")
+		var tok struct{ Token string }
+		s.Do(t, devAdmin, "POST", path+"/"+inst.ID+"/tokens", nil).WantStatus(t, 200).JSON(t, &tok)
+		s.Do(t, tok.Token, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200)
+		s.Do(t, tok.Token, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200)
+		s.Do(t, tok.Token, "GET", "/v1/spaces/"+hidden, nil).WantStatus(t, 404)
+		s.Do(t, tok.Token, "GET", "/v1/spaces/"+foreign, nil).WantStatus(t, 404)
+		s.Do(t, tok.Token, "GET", "/v1/orgs/"+org+"/members", nil).WantStatus(t, 404)
+		s.Do(t, tok.Token, "PATCH", "/v1/spaces/"+space, map[string]any{"title": "Mine"}).WantStatus(t, 403)
+		s.Do(t, tok.Token, "GET", path+"/"+inst.ID, nil).WantStatus(t, 200)
+		s.Do(t, tok.Token, "GET", path+"/"+otherInst.ID, nil).WantStatus(t, 404)
+
+		// Events of every change, for the integration's admins.
+		want := "installation_setup installation_setup installation_setup space_installation_setup " +
+			"site_installation_setup site_installation_setup site_installation_deleted"
+		if got := strings.Join(eventTypes(t, s, devAdmin, "acme-bot"), " "); got != want {
+			t.Fatalf("events %s", got)
+		}
+		s.Do(t, admin, "GET", "/v1/integrations/acme-bot/events", nil).
+			WantError(t, 403, "only admins of the organization that owns the integration see its events and change its dev mode")
+
+		// Uninstalling ends the token's access.
+		s.Do(t, admin, "DELETE", path+"/"+inst.ID, nil).WantStatus(t, 204)
+		s.Do(t, admin, "GET", path+"/"+inst.ID, nil).WantStatus(t, 404)
+		s.Do(t, tok.Token, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 404)
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/integrations/acme-bot/installation_status", nil).WantStatus(t, 404)
+		if got := eventTypes(t, s, devAdmin, "acme-bot"); got[len(got)-1] != "installation_deleted" {
+			t.Fatalf("after uninstall: %v", got)
+		}
+	})
+}
+
+// TestIntegrationEventsToTunnel sends an installation's events to the
+// integration's development tunnel, in GitBook's multipart shape, with an
+// installation token that works.
+func TestIntegrationEventsToTunnel(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		tn := newTunnel(t)
+		publish(t, s, admin, "tunnelled", manifest(org, map[string]any{"secrets": map[string]string{"KEY": "v"}}))
+		s.Do(t, admin, "PUT", "/v1/integrations/tunnelled/dev", map[string]any{"tunnelUrl": "ftp://x"}).WantStatus(t, 400)
+		s.Do(t, admin, "PUT", "/v1/integrations/tunnelled/dev", map[string]any{"tunnelUrl": tn.URL}).WantStatus(t, 204)
+		var inst installationBody
+		s.Do(t, admin, "POST", "/v1/integrations/tunnelled/installations", map[string]any{"organization": org}).
+			WantStatus(t, 201).JSON(t, &inst)
+		space := newSpace(t, s, admin, org, "Docs")
+		importInto(t, s, admin, space, "", "markdown", []byte("# Hello\n"))
+		runJobs(t, s)
+
+		tn.mu.Lock()
+		events, envs := tn.events, tn.envs
+		tn.mu.Unlock()
+		if len(events) != 2 || events[0]["type"] != "installation_setup" || events[1]["type"] != "space_content_updated" ||
+			events[1]["spaceId"] != space || events[1]["installationId"] != inst.ID {
+			t.Fatalf("tunnel received %v", events)
+		}
+		env := envs[1]
+		tokens, _ := env["apiTokens"].(map[string]any)
+		secrets, _ := env["secrets"].(map[string]any)
+		if env["apiEndpoint"] != apitest.PublicURL || secrets["KEY"] != "v" || tokens["installation"] == nil {
+			t.Fatalf("environment %v", env)
+		}
+		s.Do(t, tokens["installation"].(string), "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200)
+
+		var l struct{ Items []eventBody }
+		s.Do(t, admin, "GET", "/v1/integrations/tunnelled/events", nil).WantStatus(t, 200).JSON(t, &l)
+		if len(l.Items) != 2 || l.Items[0].Status != "success" || l.Items[0].State != "success" {
+			t.Fatalf("events %+v", l.Items)
+		}
+		var one struct {
+			Event eventBody
+			Trace struct {
+				Logs []struct{ Level, Message, Timestamp string }
+			}
+		}
+		s.Do(t, admin, "GET", "/v1/integrations/tunnelled/events/"+l.Items[0].ID, nil).WantStatus(t, 200).JSON(t, &one)
+		if len(one.Trace.Logs) != 1 || !strings.Contains(one.Trace.Logs[0].Message, "delivered to the development tunnel: HTTP 200") {
+			t.Fatalf("trace %+v", one.Trace)
+		}
+		s.Do(t, admin, "GET", "/v1/integrations/tunnelled/events/nope", nil).WantError(t, 404, "Not found")
+		s.Do(t, admin, "DELETE", "/v1/integrations/tunnelled/dev", nil).WantStatus(t, 205)
+	})
+}
