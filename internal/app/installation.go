@@ -321,9 +321,9 @@ func (a *App) UninstallFromTarget(ctx context.Context, caller folio.Caller, name
 
 // ListTargetInstallations lists space or site links: of one installation
 // (id set), or of every installation of the integration the caller sees.
-func (a *App) ListTargetInstallations(ctx context.Context, caller folio.Caller, name string, id folio.ID, kind string, opts folio.ListOptions) (l folio.List[folio.TargetInstallation], err error) {
+func (a *App) ListTargetInstallations(ctx context.Context, caller folio.Caller, name string, id folio.ID, kind, externalID string, opts folio.ListOptions) (l folio.List[folio.TargetInstallation], err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		f := store.InstallationFilter{Integration: name}
+		f := store.InstallationFilter{Integration: name, ExternalID: externalID}
 		if id != "" {
 			if _, _, err := installation(ctx, tx, caller, name, id); err != nil {
 				return err

@@ -135,7 +135,8 @@ func (s *Server) listTargetInstallations(kind string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		l, err := s.app.ListTargetInstallations(r.Context(), caller(r), r.PathValue("integrationName"), r.PathValue("installationId"), kind, opts)
+		l, err := s.app.ListTargetInstallations(r.Context(), caller(r), r.PathValue("integrationName"), r.PathValue("installationId"), kind,
+			r.URL.Query().Get("externalId"), opts)
 		if err != nil {
 			return err
 		}

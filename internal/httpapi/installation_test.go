@@ -145,6 +145,14 @@ func TestIntegrationInstallations(t *testing.T) {
 		if len(spaces.Items) != 1 || spaces.Items[0].Space["id"] != space || spaces.Items[0].Space["title"] != "Docs" {
 			t.Fatalf("expanded spaces %+v", spaces.Items)
 		}
+		s.Do(t, admin, "PATCH", path+"/"+inst.ID+"/spaces/"+space, map[string]any{"externalIds": []string{"repo-7"}}).WantStatus(t, 200)
+		for q, want := range map[string]int{"?externalId=repo-7": 1, "?externalId=repo-8": 0, "": 1} {
+			var l struct{ Count int }
+			s.Do(t, devAdmin, "GET", "/v1/integrations/acme-bot/spaces"+q, nil).WantStatus(t, 200).JSON(t, &l)
+			if l.Count != want {
+				t.Errorf("spaces%s: %d, want %d", q, l.Count, want)
+			}
+		}
 		site := newSite(t, s, admin, org, map[string]any{"title": "Site"})
 		s.Do(t, admin, "POST", path+"/"+inst.ID+"/sites", map[string]any{"siteId": site.ID}).WantStatus(t, 201)
 		s.Do(t, admin, "PATCH", path+"/"+inst.ID+"/sites/"+site.ID, map[string]any{"configuration": map[string]any{"x": 1}}).
@@ -189,7 +197,7 @@ func TestIntegrationInstallations(t *testing.T) {
 		s.Do(t, tok.Token, "GET", path+"/"+otherInst.ID, nil).WantStatus(t, 404)
 
 		// Events of every change, for the integration's admins.
-		want := "installation_setup installation_setup installation_setup space_installation_setup " +
+		want := "installation_setup installation_setup installation_setup space_installation_setup space_installation_setup " +
 			"site_installation_setup site_installation_setup site_installation_deleted"
 		if got := strings.Join(eventTypes(t, s, devAdmin, "acme-bot"), " "); got != want {
 			t.Fatalf("events %s", got)

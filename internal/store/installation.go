@@ -176,10 +176,15 @@ func GetTargetInstallation(ctx context.Context, t *Tx, installation folio.ID, ki
 // ListTargetInstallations lists space or site links, of one installation
 // (f.Integration and f.Orgs narrow further), oldest first.
 func ListTargetInstallations(ctx context.Context, t *Tx, installation folio.ID, kind string, f InstallationFilter, opts folio.ListOptions) (folio.List[folio.TargetInstallation], error) {
+	external := f.ExternalID
 	f.ExternalID = ""
 	where, args := f.where("ii")
 	where += ` AND ti.kind = ?`
 	args = append(args, kind)
+	if external != "" {
+		// The link's own external ids.
+		where, args = where+` AND ti.external_ids LIKE ? ESCAPE '\'`, append(args, `%"`+escapeLike(external)+`"%`)
+	}
 	if installation != "" {
 		where, args = where+` AND ti.installation_id = ?`, append(args, installation)
 	}
