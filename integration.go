@@ -228,6 +228,7 @@ const (
 	EventSpaceInstallationDeleted = "space_installation_deleted"
 	EventSiteInstallationSetup    = "site_installation_setup"
 	EventSiteInstallationDeleted  = "site_installation_deleted"
+	EventSiteView                 = "site_view"
 )
 
 // IntegrationEvent is an event as told to one installation, with the trace

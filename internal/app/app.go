@@ -85,6 +85,9 @@ type App struct {
 	translator translate.Engine
 	// webhookTimeout bounds one webhook delivery attempt.
 	webhookTimeout time.Duration
+	// siteViews remembers which sites' views integrations hear about
+	// (siteview.go).
+	siteViews siteListeners
 	// scripts runs integration scripts; nil when the server runs none.
 	scripts func(ctx context.Context, d *dispatch, event, env []byte) error
 	// openAPIOps caches the operations of OpenAPI specification versions
@@ -135,6 +138,7 @@ func New(cfg Config) *App {
 		revisions:  newLRU[string](revisionCacheEntries, func(*folio.Revision) int { return 1 }),
 		profiles:   newLRU[string](profileCacheEntries, func(*PublishedSite) int { return 1 }),
 		openAPIOps: newLRU[folio.ID](openAPIOpsBytes, func(o *specOps) int { return o.size })}
+	a.siteViews = siteListeners{bySite: map[folio.ID]siteListenerEntry{}, writing: make(chan struct{}, maxSiteViewWrites)}
 	if cfg.Git != nil {
 		a.setupGit(*cfg.Git)
 	}

@@ -492,6 +492,7 @@ func (h *Handler) page(q *request) {
 	key := pageKey(q, c, sp, all, sections, node, versions)
 	if b, ok := h.cache.getPage(key); ok {
 		h.send(q.w, q.r, http.StatusOK, b)
+		h.viewed(q, sp, node.Page.ID)
 		return
 	}
 	if parts != nil {
@@ -509,7 +510,37 @@ func (h *Handler) page(q *request) {
 			h.cache.putPage(key, b)
 		}
 		h.send(q.w, q.r, http.StatusOK, b)
+		h.viewed(q, sp, node.Page.ID)
 	}
+}
+
+// viewed tells the integrations installed on the site about a page view
+// (site_view), without waiting. The URL goes without its query, which can
+// hold a share key or a visitor token; no cookie is passed on.
+func (h *Handler) viewed(q *request, sp *placed, page string) {
+	if q.r.Method != http.MethodGet {
+		return
+	}
+	ip := q.r.RemoteAddr
+	if host, _, err := net.SplitHostPort(ip); err == nil {
+		ip = host
+	}
+	lang, _, _ := strings.Cut(q.r.Header.Get("Accept-Language"), ",")
+	lang, _, _ = strings.Cut(lang, ";")
+	u := q.absolute
+	if q.rest != "" {
+		u += "/" + q.rest
+	}
+	h.app.SiteViewed(app.SiteView{OrgID: q.site.Site.OrganizationID, SiteID: q.site.Site.ID, SiteSpaceID: sp.ss.ID,
+		SpaceID: sp.ss.SpaceID, PageID: page, URL: u, Referrer: clip(q.r.Referer(), 2048), IP: ip,
+		UserAgent: clip(q.r.UserAgent(), 512), Language: clip(strings.TrimSpace(lang), 35)})
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }
 
 // notFound answers a path that leads nowhere: a redirect of the site when

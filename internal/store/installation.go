@@ -263,3 +263,23 @@ func AdminOrgs(ctx context.Context, t *Tx, userID folio.ID) ([]folio.ID, error) 
 		})
 	return out, wrap(err, "list administered organizations")
 }
+
+// SiteListenersOf returns the installations that hear about views of a
+// site: active, with a script or a development tunnel, covering the site.
+func SiteListenersOf(ctx context.Context, t *Tx, orgID, siteID folio.ID) ([]Listener, error) {
+	var out []Listener
+	err := t.query(ctx, `SELECT ii.id, ii.integration_name FROM integration_installations ii
+		JOIN integrations i ON i.name = ii.integration_name
+		WHERE ii.organization_id = ? AND ii.status = 'active' AND (i.script <> '' OR i.dev_tunnel_url <> '')
+		AND (ii.site_selection = 'all' OR EXISTS (SELECT 1 FROM integration_target_installations ti
+			WHERE ti.installation_id = ii.id AND ti.kind = 'site' AND ti.target_id = ?))
+		ORDER BY ii.id`, []any{orgID, siteID}, func(rows *sql.Rows) error {
+		var l Listener
+		if err := rows.Scan(&l.Installation, &l.Integration); err != nil {
+			return err
+		}
+		out = append(out, l)
+		return nil
+	})
+	return out, wrap(err, "list site view listeners")
+}

@@ -1,0 +1,82 @@
+package reader_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/foliodocs/folio/internal/apitest"
+)
+
+// TestSiteViewEvents checks that a page view reaches the integrations
+// installed on the site as site_view, without the share key or cookies.
+func TestSiteViewEvents(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		var (
+			mu     sync.Mutex
+			events []map[string]any
+		)
+		tunnel := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var e map[string]any
+			json.Unmarshal([]byte(r.FormValue("event")), &e)
+			mu.Lock()
+			events = append(events, e)
+			mu.Unlock()
+		}))
+		defer tunnel.Close()
+		f := newFixture(t, s, guide, map[string]any{})
+		f.publish(t)
+		manifest := map[string]any{"title": "Analytics", "description": "", "scopes": []string{"site:views:read"},
+			"organization": f.org, "script": "export default {}"}
+		s.Do(t, f.admin, "POST", "/v1/integrations/views", manifest).WantStatus(t, 200)
+		s.Do(t, f.admin, "PUT", "/v1/integrations/views/dev", map[string]any{"tunnelUrl": tunnel.URL}).WantStatus(t, 204)
+		s.Do(t, f.admin, "POST", "/v1/integrations/views/installations", map[string]any{"organization": f.org}).WantStatus(t, 201)
+
+		req, _ := http.NewRequest("GET", s.URL+"/sites/"+f.site+"/welcome?share=secret-key", nil)
+		req.Header.Set("Referer", "https://search.example/")
+		req.Header.Set("User-Agent", "folio-test")
+		req.Header.Set("Accept-Language", "fr-FR,fr;q=0.9")
+		req.AddCookie(&http.Cookie{Name: "session", Value: "private"})
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("page answered %d", res.StatusCode)
+		}
+		// The view is recorded in the background; its delivery is a job.
+		var view map[string]any
+		for range 100 {
+			if _, err := s.Jobs.RunDue(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			for _, e := range events {
+				if e["type"] == "site_view" {
+					view = e
+				}
+			}
+			mu.Unlock()
+			if view != nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if view == nil {
+			t.Fatal("no site_view event reached the tunnel")
+		}
+		visitor, _ := view["visitor"].(map[string]any)
+		cookies, _ := visitor["cookies"].(map[string]any)
+		if view["siteId"] != f.site || view["spaceId"] != f.space || view["pageId"] == "" ||
+			view["url"] != apitest.PublicURL+"/sites/"+f.site+"/welcome" || view["referrer"] != "https://search.example/" ||
+			visitor["userAgent"] != "folio-test" || visitor["language"] != "fr-FR" || len(cookies) != 0 || visitor["anonymousId"] == "" {
+			t.Fatalf("site_view %v", view)
+		}
+	})
+}
