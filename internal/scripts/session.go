@@ -305,6 +305,12 @@ func classify(err error) *ScriptError {
 	var qe *quickjs.Error
 	if errors.As(err, &qe) {
 		if qe.Name == "" && qe.Message == "" {
+			if qe.Error() == "null" {
+				// QuickJS throws null when it cannot even allocate its
+				// "out of memory" error (a script's own `throw null` is
+				// reported the same way).
+				return errorFromJS("InternalError", "out of memory", "")
+			}
 			return &ScriptError{Kind: KindException, Message: "Uncaught " + qe.Error()}
 		}
 		return errorFromJS(qe.Name, qe.Message, qe.Stack)

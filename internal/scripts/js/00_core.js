@@ -152,9 +152,7 @@ class EventTarget {
   dispatchEvent(event) {
     if (!(event instanceof Event)) throw new TypeError('dispatchEvent: argument is not an Event');
     event[INTERNAL].target = this;
-    const handler = this['on' + event.type];
     const list = (listenersOf(this).get(event.type) || []).slice();
-    if (typeof handler === 'function') list.unshift({ listener: handler, once: false, property: true });
     for (const l of list) {
       if (l.once) this.removeEventListener(event.type, l.listener);
       try {
@@ -169,6 +167,29 @@ class EventTarget {
   }
 }
 defineClass(EventTarget);
+
+// defineEventHandler adds an on<type> property to cls. As in browsers, the
+// handler takes its place among the listeners when it is first set.
+function defineEventHandler(cls, type) {
+  const slot = Symbol('on' + type);
+  Object.defineProperty(cls.prototype, 'on' + type, {
+    configurable: true,
+    enumerable: true,
+    get() { return this[slot] ? this[slot].handler : null; },
+    set(fn) {
+      fn = typeof fn === 'function' ? fn : null;
+      if (!this[slot]) {
+        const state = { handler: null };
+        Object.defineProperty(this, slot, { value: state });
+        this.addEventListener(type, function (event) {
+          if (state.handler) return state.handler.call(this, event);
+          return undefined;
+        });
+      }
+      this[slot].handler = fn;
+    },
+  });
+}
 
 function listenersOf(target) {
   let map = target[LISTENERS];

@@ -16,7 +16,6 @@ class AbortSignal extends EventTarget {
     if (!signalToken) throw new TypeError('Illegal constructor: use an AbortController');
     super();
     this[INTERNAL] = { aborted: false, reason: undefined };
-    this.onabort = null;
   }
   get aborted() { return this[INTERNAL].aborted; }
   get reason() { return this[INTERNAL].reason; }
@@ -46,6 +45,7 @@ class AbortSignal extends EventTarget {
   }
 }
 defineClass(AbortSignal);
+defineEventHandler(AbortSignal, 'abort');
 
 function abortSignal(signal, reason) {
   const i = signal[INTERNAL];

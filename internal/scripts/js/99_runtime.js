@@ -1,6 +1,9 @@
 // The entry points Go's event loop calls (session.go).
 
 function describeError(e) {
+  // QuickJS throws null when it cannot even allocate the "out of memory"
+  // error; Go reports that as the memory limit.
+  if (e === null) return { name: 'InternalError', message: 'out of memory', stack: '', thrownNull: true };
   if (e instanceof Error || (e && typeof e === 'object' && 'message' in e && 'name' in e)) {
     return { name: String(e.name || 'Error'), message: String(e.message), stack: e.stack ? String(e.stack) : '' };
   }
@@ -9,13 +12,7 @@ function describeError(e) {
 
 async function settleAll(waits) {
   // waitUntil may be called while waiting, so the list can grow.
-  for (let i = 0; i < waits.length; i++) {
-    try {
-      await waits[i];
-    } catch (e) {
-      logLine('error', 'Uncaught (in a promise passed to waitUntil) ' + inspect(e, 0));
-    }
-  }
+  for (let i = 0; i < waits.length; i++) await waits[i];
 }
 
 function startHandler(headJSON, bin) {
@@ -35,7 +32,11 @@ function startHandler(headJSON, bin) {
   });
   const waits = [];
   const ctx = {
-    waitUntil(promise) { waits.push(Promise.resolve(promise)); },
+    waitUntil(promise) {
+      waits.push(Promise.resolve(promise).catch((e) => {
+        logLine('error', 'Uncaught (in a promise passed to waitUntil) ' + inspect(e, 0));
+      }));
+    },
     passThroughOnException() {},
     props: {},
   };
