@@ -221,8 +221,8 @@ func newUUID() string {
 }
 
 // utf8Decode decodes b as TextDecoder("utf-8") does: a leading BOM is
-// dropped unless ignoreBOM, and each invalid byte becomes U+FFFD, or an
-// error when fatal.
+// dropped unless ignoreBOM, and each maximal invalid subsequence becomes one
+// U+FFFD (the WHATWG decoder's rule), or an error when fatal.
 func utf8Decode(b []byte, fatal, ignoreBOM bool) (string, error) {
 	if !ignoreBOM && len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 		b = b[3:]
@@ -237,10 +237,52 @@ func utf8Decode(b []byte, fatal, ignoreBOM bool) (string, error) {
 	sb.Grow(len(b) + 8)
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
-		sb.WriteRune(r) // RuneError for an invalid byte
-		b = b[size:]
+		if r != utf8.RuneError || size > 1 {
+			sb.WriteRune(r)
+			b = b[size:]
+			continue
+		}
+		sb.WriteRune(utf8.RuneError)
+		b = b[invalidPrefix(b):]
 	}
 	return sb.String(), nil
+}
+
+// invalidPrefix returns the length of the maximal subpart at the start of b,
+// which holds no valid sequence: the lead byte and the continuation bytes
+// that could still have completed it.
+func invalidPrefix(b []byte) int {
+	lead := b[0]
+	var need int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case lead >= 0xC2 && lead <= 0xDF:
+		need = 1
+	case lead >= 0xE0 && lead <= 0xEF:
+		need = 2
+		if lead == 0xE0 {
+			lo = 0xA0
+		} else if lead == 0xED {
+			hi = 0x9F
+		}
+	case lead >= 0xF0 && lead <= 0xF4:
+		need = 3
+		if lead == 0xF0 {
+			lo = 0x90
+		} else if lead == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= need && n < len(b); n++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+	}
+	return n
 }
 
 // forgivingBase64 decodes s as atob does: ASCII whitespace is ignored and

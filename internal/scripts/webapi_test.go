@@ -77,6 +77,15 @@ var webAPICases = []struct {
 	{"TextDecoder/fatal", `
 		try { new TextDecoder('utf-8', {fatal: true}).decode(new Uint8Array([0xFF])); return 'no'; } catch (e) { return e.name; }`,
 		`"TypeError"`},
+	{"TextDecoder/streaming keeps split characters", `
+		const bytes = new TextEncoder().encode('\ufeffé€😀!');
+		const d = new TextDecoder();
+		let out = '';
+		for (let i = 0; i < bytes.length; i++) out += d.decode(bytes.subarray(i, i + 1), {stream: true});
+		out += d.decode();
+		const bad = [[0xE2, 0x82], [0xE2, 0x82, 0x41], [0xF0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90]];
+		return [out, bad.map((b) => new TextDecoder().decode(new Uint8Array(b)))];`,
+		`["é€😀!", ["\ufffd", "\ufffdA", "\ufffd\ufffd\ufffd", "\ufffd\ufffd\ufffd", "\ufffd\ufffd", "\ufffd\ufffd"]]`},
 	{"TextEncoder/encodeInto stops at a whole character", `
 		return new TextEncoder().encodeInto('a€b', new Uint8Array(4));`,
 		`{"read": 2, "written": 4}`},
