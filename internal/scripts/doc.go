@@ -13,8 +13,8 @@
 // never settles ends with a *ScriptError.
 //
 // The package is a leaf: it imports the standard library, the JavaScript
-// engine, esbuild (to turn the module into a script) and x/net/idna, and no
-// Folio package. Outbound requests go only through the *http.Client given to
+// engine (modernc.org/quickjs and its intl package), esbuild (to turn the
+// module into a script) and x/net/idna, and no Folio package. Outbound requests go only through the *http.Client given to
 // NewRunner, which is where Folio's network guard lives.
 //
 // docs/scripts.md lists the APIs, what is not supported and what each limit

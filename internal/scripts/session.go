@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"modernc.org/quickjs"
+	"modernc.org/quickjs/intl"
 )
 
 // session is one run of a script: a fresh VM, the event loop that drives its
@@ -88,6 +89,10 @@ func (s *session) run(bytecode []byte, req Request) (err error) {
 	s.stopIntr = context.AfterFunc(s.ctx, vm.Interrupt)
 
 	if err := s.enter(func() error { _, err := vm.EvalBytecode(prelude); return err }); err != nil {
+		return err
+	}
+	// Intl (en-US data only) in UTC, the time zone Workers run in.
+	if err := s.enter(func() error { return intl.Register(vm, intl.TimeZone("UTC")) }); err != nil {
 		return err
 	}
 	cfg, err := json.Marshal(map[string]any{

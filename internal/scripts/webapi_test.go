@@ -258,6 +258,11 @@ var webAPICases = []struct {
 	{"structuredClone/functions are DataCloneError", `
 		try { structuredClone({f() {}}); return 'no'; } catch (e) { return [e.name, e instanceof DOMException]; }`,
 		`["DataCloneError", true]`},
+	{"Intl/en-US in UTC", `
+		return [new Intl.DateTimeFormat('en-US', {dateStyle: 'medium', timeZone: 'UTC'}).format(new Date(0)),
+			(1234.5).toLocaleString('en-US'), new Intl.NumberFormat('en-US', {style: 'currency', currency: 'EUR'}).format(3),
+			new Date(0).toLocaleString('en-US', {timeZone: 'UTC'})];`,
+		`["Jan 1, 1970", "1,234.5", "€3.00", "1/1/1970, 12:00:00 AM"]`},
 	{"globals", `
 		return [typeof self, self === globalThis, typeof navigator.userAgent, typeof performance.now(), typeof EventTarget,
 			typeof DOMException, typeof Event];`,
