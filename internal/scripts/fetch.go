@@ -66,8 +66,10 @@ func (s *session) startFetch(a []any) error {
 		res := fetchResult{id: id}
 		select {
 		case s.fetchSlots <- struct{}{}:
+			// The slot is held until the event loop takes the result, so at
+			// most MaxConcurrentFetches bodies are ever held in Go.
+			defer func() { <-s.fetchSlots }()
 			res = s.doFetch(ctx, id, method, u.String(), pairs, body, hasBody, redirect)
-			<-s.fetchSlots
 		case <-ctx.Done():
 			res.err = "the request was aborted"
 		}

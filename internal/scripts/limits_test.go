@@ -30,6 +30,8 @@ func TestFailures(t *testing.T) {
 			KindTimeout, "CPU time", []string{"log: loading"}, 1500 * time.Millisecond},
 		{"LoopForeverInTimer", `export default { fetch() { setTimeout(() => { for (;;) {} }, 1); return new Promise(() => {}); } };`,
 			KindTimeout, "CPU time", nil, 1500 * time.Millisecond},
+		{"CatastrophicRegex", `export default { fetch() { return new Response(String(/(a+)+$/.test('a'.repeat(40) + 'b'))); } };`,
+			KindTimeout, "CPU time", nil, 1500 * time.Millisecond},
 		{"MicrotaskFlood", `export default { fetch() { const f = () => Promise.resolve().then(f); f(); return new Promise(() => {}); } };`,
 			KindTimeout, "CPU time", nil, 1500 * time.Millisecond},
 		{"Throw", `export default { fetch() { console.warn('about to throw'); throw new TypeError('boom'); } };`,

@@ -23,7 +23,7 @@ type Runner struct {
 type Option func(*Runner)
 
 // WithCacheBytes bounds the compiled scripts a Runner keeps (64 MiB unless
-// set; Folio's 70 KB integration bundles compile to about 250 KB).
+// set; Folio's 70 KB integration bundles compile to about 350 KB).
 func WithCacheBytes(n int64) Option {
 	return func(r *Runner) { r.cache = newProgramCache(n) }
 }
