@@ -167,6 +167,8 @@ class URL {
       return null;
     }
   }
+  // Setters rebuild the href and parse it again in Go, so the normalizations
+  // live in one place; an invalid value leaves the URL as it was.
   #reparse() {
     const i = this[INTERNAL];
     const p = i.parts;

@@ -114,6 +114,8 @@ class FormData {
 }
 defineClass(FormData);
 
+// escapeFormName escapes a field or file name as the HTML standard's
+// multipart/form-data encoder does (quotes and newlines percent-encoded).
 function escapeFormName(name) {
   return utf8Encode(name.replace(/\r\n|\r|\n/g, '\r\n').replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }

@@ -22,6 +22,8 @@ class BinaryBody {
   constructor(bin) { this.bin = bin; }
 }
 
+// consumeBody returns the bytes of obj's body and marks it used; a null body
+// reads as empty and is never "used", as in the Fetch standard.
 function consumeBody(obj) {
   const i = obj[INTERNAL];
   if (i.bin === null) return '';

@@ -1,5 +1,7 @@
 // AbortController and AbortSignal, with AbortSignal.abort, .timeout and .any.
 
+// AbortSignal has no public constructor: the prelude makes signals through
+// newAbortSignal, which lets the constructor run once.
 let signalToken = false;
 
 function newAbortSignal() {

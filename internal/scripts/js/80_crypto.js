@@ -15,6 +15,8 @@ function normalizeAlgorithm(alg) {
   return { name: name.toUpperCase(), params: typeof alg === 'object' && alg !== null ? alg : {} };
 }
 
+// A key keeps its bytes as a binary string in [INTERNAL]; the HMAC itself is
+// computed in Go (crypto/hmac), never in JavaScript.
 class CryptoKey {
   constructor() { throw new TypeError('Illegal constructor'); }
   get type() { return this[INTERNAL].type; }

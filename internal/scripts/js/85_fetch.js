@@ -1,5 +1,8 @@
 // fetch, through Go's HTTP client (see fetch.go).
 
+// Each fetch gets an id. Go starts the request at once and answers on a later
+// turn of its event loop through __folio_rt.fetchDone(id, …); an abort tells
+// Go to cancel the request and rejects here without waiting for it.
 const pendingFetches = new Map();
 let fetchSeq = 0;
 
