@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -124,6 +125,44 @@ func TestMemoryLimit(t *testing.T) {
 	if ms.HeapAlloc > 256<<20 {
 		t.Errorf("Go heap is %d MiB after the memory tests", ms.HeapAlloc>>20)
 	}
+}
+
+// TestMemoryIsReturned fills the engine's heap run after run and checks
+// that the process does not grow with them: the engine's memory lives outside
+// the Go heap and must be freed by each run.
+func TestMemoryIsReturned(t *testing.T) {
+	before, ok := residentBytes()
+	if !ok {
+		t.Skip("no /proc/self/status here")
+	}
+	l := testLimits()
+	l.Memory = 32 << 20
+	r := NewRunner(nil, l)
+	for i := 0; i < 10; i++ {
+		_, err := run(t, r, evalScript(`const a = []; for (let i = 0; ; i++) a.push('x'.repeat(1000) + i);`))
+		wantScriptError(t, err, KindMemory)
+	}
+	after, _ := residentBytes()
+	if grown := after - before; grown > 3*l.Memory {
+		t.Errorf("resident memory grew by %d MiB over 10 runs of at most %d MiB each", grown>>20, l.Memory>>20)
+	}
+}
+
+// residentBytes reads the process's resident set size on Linux.
+func residentBytes() (int64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb); err == nil {
+				return kb << 10, true
+			}
+		}
+	}
+	return 0, false
 }
 
 func TestLogs(t *testing.T) {
