@@ -20,9 +20,11 @@ require (
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327
 	github.com/chromedp/chromedp v0.14.2
+	github.com/evanw/esbuild v0.28.2
 	github.com/expr-lang/expr v1.17.8
 	github.com/go-git/go-git/v5 v5.19.3
 	go.yaml.in/yaml/v3 v3.0.5
+	modernc.org/quickjs v0.27.0
 )
 
 require (
@@ -48,6 +50,7 @@ require (
 	github.com/skeema/knownhosts v1.3.1 // indirect
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
+	modernc.org/libquickjs v0.14.0 // indirect
 )
 
 require (

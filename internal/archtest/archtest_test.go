@@ -39,6 +39,7 @@ var forbidden = map[string][]string{
 
 	// integrations
 	"internal/webhook": {"internal/store", "internal/app", "internal/httpapi", "internal/jobs"},
+	"internal/scripts": {"internal/"}, // QuickJS, esbuild and the standard library
 }
 
 func TestImportRules(t *testing.T) {
