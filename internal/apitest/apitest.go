@@ -30,6 +30,7 @@ import (
 	"github.com/foliodocs/folio/internal/httpapi"
 	"github.com/foliodocs/folio/internal/jobs"
 	"github.com/foliodocs/folio/internal/pdf"
+	"github.com/foliodocs/folio/internal/scripts"
 	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/store/storetest"
@@ -109,7 +110,8 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	}
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
 		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, WebhookTimeout: opts.WebhookTimeout, Sealer: sealer,
-		Git: &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true}, Translator: opts.Translator})
+		ScriptLimits: scripts.Limits{CPUTime: 500 * time.Millisecond, WallTime: 10 * time.Second, Memory: 32 << 20},
+		Git:          &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true}, Translator: opts.Translator})
 	printer, err := pdf.New(a, PublicURL, "a4")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/gitrepo"
+	"github.com/foliodocs/folio/internal/scripts"
 	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/translate"
@@ -40,6 +41,12 @@ type Config struct {
 	// WebhookTimeout bounds one webhook delivery attempt; 0 selects
 	// DefaultWebhookTimeout.
 	WebhookTimeout time.Duration
+	// ScriptLimits bound each run of an integration script; zero fields
+	// take scripts.DefaultLimits. Scripts fetch through HTTPClient.
+	ScriptLimits scripts.Limits
+	// NoScripts leaves integration scripts unrun (their events fail
+	// saying so).
+	NoScripts bool
 	// Sealer encrypts the secrets kept in the database (site visitor keys)
 	// with the server key; nil when the server has none, and then the
 	// operations that need one answer Unavailable.
@@ -141,6 +148,9 @@ func New(cfg Config) *App {
 	a.siteViews = siteListeners{bySite: map[folio.ID]siteListenerEntry{}, writing: make(chan struct{}, maxSiteViewWrites)}
 	if cfg.Git != nil {
 		a.setupGit(*cfg.Git)
+	}
+	if !cfg.NoScripts {
+		a.useScriptRunner(scripts.NewRunner(cfg.HTTPClient, cfg.ScriptLimits))
 	}
 	return a
 }

@@ -1,10 +1,14 @@
 package httpapi_test
 
 import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/foliodocs/folio/internal/apitest"
@@ -100,5 +104,99 @@ func TestGitBookCLI(t *testing.T) {
 		}
 		gitbook("y\n", "unpublish", "folio-cli-hello")
 		s.Do(t, token, "GET", "/v1/integrations/folio-cli-hello", nil).WantStatus(t, 404)
+	})
+}
+
+// TestIntegrationScriptRuns publishes a @gitbook/runtime integration with
+// GitBook's CLI, installs it, and checks that Folio runs its script on
+// events: the script reports to a receiver on loopback and reads a space
+// back through Folio's API with its installation token.
+func TestIntegrationScriptRuns(t *testing.T) {
+	skip := t.Skipf
+	if os.Getenv("CI") != "" {
+		skip = t.Fatalf
+	}
+	dir := gitbookCLIDir()
+	cli := filepath.Join(dir, "node_modules", ".bin", "gitbook")
+	if _, err := os.Stat(cli); err != nil {
+		skip("GitBook's CLI is not installed in %s (.ci/run installs it)", dir)
+	}
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, token := s.Org(t)
+		var (
+			mu       sync.Mutex
+			received = map[string][]map[string]any{}
+		)
+		receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body map[string]any
+			json.NewDecoder(r.Body).Decode(&body)
+			mu.Lock()
+			received[r.URL.Path] = append(received[r.URL.Path], body)
+			mu.Unlock()
+		}))
+		defer receiver.Close()
+
+		project := t.TempDir()
+		if err := os.CopyFS(project, os.DirFS(filepath.Join("testdata", "cli-integration"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(project, "node_modules")); err != nil {
+			t.Fatal(err)
+		}
+		home := t.TempDir()
+		cmd := exec.CommandContext(t.Context(), cli, "publish", ".", "-o", org)
+		cmd.Dir = project
+		// The CLI also takes its endpoint and token from the environment.
+		cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR="+home, "GITBOOK_ENDPOINT="+s.URL, "GITBOOK_TOKEN="+token,
+			"FOLIO_CLI_GREETING=hi", "NO_COLOR=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("gitbook publish: %v\n%s", err, out)
+		}
+
+		var inst installationBody
+		s.Do(t, token, "POST", "/v1/integrations/folio-cli-hello/installations", map[string]any{"organization": org}).
+			WantStatus(t, 201).JSON(t, &inst)
+		s.Do(t, token, "PATCH", "/v1/integrations/folio-cli-hello/installations/"+inst.ID, map[string]any{
+			"configuration": map[string]any{"receiver": receiver.URL, "folio": s.URL}}).WantStatus(t, 200)
+		space := newSpace(t, s, token, org, "Docs")
+		importInto(t, s, token, space, "", "markdown", []byte("# Hello\n"))
+		runJobs(t, s)
+
+		mu.Lock()
+		setup, content := received["/setup"], received["/content"]
+		mu.Unlock()
+		// Both installation_setup events (install, configure) run after the
+		// configuration is set: the environment is the installation's as
+		// it is at delivery.
+		if len(setup) != 2 || setup[0]["installationId"] != inst.ID {
+			t.Fatalf("setup reports %v", setup)
+		}
+		if len(content) != 1 || content[0]["status"] != 200.0 || content[0]["title"] != "Docs" || content[0]["spaceId"] != space {
+			t.Fatalf("content reports %v (the script reads the space with its installation token)", content)
+		}
+
+		var l struct{ Items []eventBody }
+		s.Do(t, token, "GET", "/v1/integrations/folio-cli-hello/events", nil).WantStatus(t, 200).JSON(t, &l)
+		if len(l.Items) != 3 {
+			t.Fatalf("events %+v", l.Items)
+		}
+		for _, e := range l.Items {
+			if e.Status != "success" {
+				t.Errorf("event %s: %s", e.Payload["type"], e.Status)
+			}
+		}
+		var one struct {
+			Trace struct {
+				Logs []struct{ Level, Message string }
+			}
+		}
+		s.Do(t, token, "GET", "/v1/integrations/folio-cli-hello/events/"+l.Items[0].ID, nil).WantStatus(t, 200).JSON(t, &one)
+		var msgs []string
+		for _, line := range one.Trace.Logs {
+			msgs = append(msgs, line.Level+": "+line.Message)
+		}
+		if got := strings.Join(msgs, "\n"); !strings.Contains(got, "info: space Docs") || !strings.Contains(got, "the script answered HTTP 200") {
+			t.Fatalf("trace of space_content_updated:\n%s", got)
+		}
 	})
 }

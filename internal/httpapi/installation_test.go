@@ -267,3 +267,54 @@ func TestIntegrationEventsToTunnel(t *testing.T) {
 		s.Do(t, admin, "DELETE", "/v1/integrations/tunnelled/dev", nil).WantStatus(t, 205)
 	})
 }
+
+// TestIntegrationScriptFailures runs scripts that loop forever, allocate
+// without bound and throw: each is stopped, its event fails with the
+// reason in its trace, and the server goes on serving and running scripts.
+func TestIntegrationScriptFailures(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		for _, tc := range []struct {
+			name, body, trace string
+		}{
+			{"loop", `while (true) {}`, "the script was stopped (timeout)"},
+			{"allocate", `const a = []; while (true) { a.push(new Array(100000).fill(a.length)); }`, "the script was stopped (memory)"},
+			{"throw", `console.warn("about to fail"); throw new TypeError("no such thing");`, "TypeError: no such thing"},
+			{"works", `console.log("fine"); return new Response("OK");`, "the script answered HTTP 200"},
+		} {
+			script := "export default { async fetch(request, env, ctx) { " + tc.body + " } };"
+			publish(t, s, admin, "bad-"+tc.name, manifest(org, map[string]any{"script": script}))
+			s.Do(t, admin, "POST", "/v1/integrations/bad-"+tc.name+"/installations", map[string]any{"organization": org}).WantStatus(t, 201)
+		}
+		runJobs(t, s)
+		s.Do(t, "", "GET", "/healthz", nil).WantStatus(t, 200)
+		for _, tc := range []struct{ name, status, trace string }{
+			{"loop", "failed", "the script was stopped (timeout)"},
+			{"allocate", "failed", "the script was stopped (memory)"},
+			{"throw", "failed", "TypeError: no such thing"},
+			{"works", "success", "the script answered HTTP 200"},
+		} {
+			var l struct{ Items []eventBody }
+			s.Do(t, admin, "GET", "/v1/integrations/bad-"+tc.name+"/events", nil).WantStatus(t, 200).JSON(t, &l)
+			if len(l.Items) != 1 || l.Items[0].Status != tc.status {
+				t.Fatalf("%s: events %+v", tc.name, l.Items)
+			}
+			var one struct {
+				Trace struct {
+					Logs []struct{ Level, Message string }
+				}
+			}
+			s.Do(t, admin, "GET", "/v1/integrations/bad-"+tc.name+"/events/"+l.Items[0].ID, nil).WantStatus(t, 200).JSON(t, &one)
+			var all []string
+			for _, line := range one.Trace.Logs {
+				all = append(all, line.Level+": "+line.Message)
+			}
+			if !strings.Contains(strings.Join(all, "\n"), tc.trace) {
+				t.Errorf("%s: trace\n%s", tc.name, strings.Join(all, "\n"))
+			}
+			if tc.name == "throw" && !strings.Contains(strings.Join(all, "\n"), "warn: about to fail") {
+				t.Errorf("the console line before the throw is not traced: %v", all)
+			}
+		}
+	})
+}
