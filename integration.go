@@ -72,6 +72,9 @@ type Integration struct {
 	UpdatedAt      time.Time
 }
 
+// Allows reports whether the integration asks for a scope.
+func (i *Integration) Allows(scope string) bool { return slices.Contains(i.Scopes, scope) }
+
 // IntegrationView is an integration with its owner, as a caller sees it.
 type IntegrationView struct {
 	Integration

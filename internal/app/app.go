@@ -95,6 +95,10 @@ type App struct {
 	// siteViews remembers which sites' views integrations hear about
 	// (siteview.go).
 	siteViews siteListeners
+	// siteScripts caches the answers of sites' integration scripts.
+	siteScripts publishedScripts
+	// scriptRunner runs integration scripts; nil when the server runs none.
+	scriptRunner *scripts.Runner
 	// scripts runs integration scripts; nil when the server runs none.
 	scripts func(ctx context.Context, d *dispatch, event, env []byte) error
 	// openAPIOps caches the operations of OpenAPI specification versions
@@ -149,6 +153,7 @@ func New(cfg Config) *App {
 	if cfg.Git != nil {
 		a.setupGit(*cfg.Git)
 	}
+	a.siteScripts.entries = map[string]publishedScriptEntry{}
 	if !cfg.NoScripts {
 		a.useScriptRunner(scripts.NewRunner(cfg.HTTPClient, cfg.ScriptLimits))
 	}

@@ -13,6 +13,7 @@ import (
 
 // useScriptRunner makes the app run integration scripts with r.
 func (a *App) useScriptRunner(r *scripts.Runner) {
+	a.scriptRunner = r
 	a.scripts = func(ctx context.Context, d *dispatch, event, env []byte) error {
 		return a.runScript(ctx, r, d, event, env)
 	}

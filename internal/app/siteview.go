@@ -72,7 +72,7 @@ func (a *App) recordSiteView(ctx context.Context, v SiteView, now time.Time) err
 	if !ok || !now.Before(e.until) {
 		// A read, not a write: most sites have no listener.
 		err := a.db.Read(ctx, func(tx *store.Tx) (err error) {
-			e.listeners, err = store.SiteListenersOf(ctx, tx, v.OrgID, v.SiteID)
+			e.listeners, err = store.SiteListenersOf(ctx, tx, v.OrgID, v.SiteID, "")
 			return err
 		})
 		if err != nil {

@@ -279,3 +279,43 @@ func (s *Server) getOrganizationIntegrationStatus(w http.ResponseWriter, r *http
 	writeJSON(w, http.StatusOK, map[string]string{"status": status})
 	return nil
 }
+
+// listSiteIntegrationScripts serves
+// GET /orgs/{organizationId}/sites/{siteId}/integration-scripts.
+func (s *Server) listSiteIntegrationScripts(w http.ResponseWriter, r *http.Request) error {
+	l, err := s.app.SiteIntegrationScripts(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"))
+	if err != nil {
+		return err
+	}
+	type script struct {
+		Script  string `json:"script"`
+		CSP     string `json:"contentSecurityPolicy,omitempty"`
+		Cookies bool   `json:"cookies"`
+	}
+	out := make([]script, len(l))
+	for i, sc := range l {
+		out[i] = script{Script: sc.URL, CSP: sc.CSP, Cookies: sc.Cookies}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// integrationSiteScript serves GET .../installations/{installationId}/sites/{siteId}/script.js
+// (folio: the answer of the integration's fetch_published_script event,
+// with its contentSecurityPolicy; no authentication, as browsers load it).
+func (s *Server) integrationSiteScript(w http.ResponseWriter, r *http.Request) error {
+	ps, err := s.app.IntegrationSiteScript(r.Context(), r.PathValue("integrationName"), r.PathValue("installationId"), r.PathValue("siteId"))
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", ps.ContentType)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "public, max-age=60")
+	if ps.CSP != "" {
+		h.Set("Content-Security-Policy", ps.CSP)
+	}
+	w.WriteHeader(http.StatusOK)
+	w.Write(ps.Body)
+	return nil
+}

@@ -318,3 +318,47 @@ func TestIntegrationScriptFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestSiteIntegrationScripts lists the scripts of integrations with the
+// site:script:inject scope and serves what their fetch_published_script
+// event answers, with the integration's content security policy.
+func TestSiteIntegrationScripts(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		_, outsider := s.Org(t)
+		script := `export default { async fetch(request) {
+			const form = await request.formData();
+			const event = JSON.parse(form.get("event"));
+			if (event.type !== "fetch_published_script") return new Response("?", { status: 406 });
+			return new Response("console.log('injected on " + event.siteId + "')", { headers: { "content-type": "application/javascript" } });
+		} };`
+		publish(t, s, admin, "injector", manifest(org, map[string]any{"script": script,
+			"scopes": []string{"site:script:inject", "site:script:cookies"},
+			"contentSecurityPolicy": map[string]string{"script-src": "'self' https://cdn.example"}}))
+		publish(t, s, admin, "quiet", manifest(org, map[string]any{"script": script}))
+		var inst installationBody
+		s.Do(t, admin, "POST", "/v1/integrations/injector/installations", map[string]any{"organization": org}).WantStatus(t, 201).JSON(t, &inst)
+		s.Do(t, admin, "POST", "/v1/integrations/quiet/installations", map[string]any{"organization": org}).WantStatus(t, 201)
+		site := newSite(t, s, admin, org, map[string]any{"title": "Site"})
+		list := "/v1/orgs/" + org + "/sites/" + site.ID + "/integration-scripts"
+		var scripts []struct {
+			Script, ContentSecurityPolicy string
+			Cookies                       bool
+		}
+		s.Do(t, admin, "GET", list, nil).WantStatus(t, 200).JSON(t, &scripts)
+		if len(scripts) != 1 || !scripts[0].Cookies || scripts[0].ContentSecurityPolicy != "script-src 'self' https://cdn.example" ||
+			!strings.HasSuffix(scripts[0].Script, "/v1/integrations/injector/installations/"+inst.ID+"/sites/"+site.ID+"/script.js") {
+			t.Fatalf("scripts %+v", scripts)
+		}
+		s.Do(t, outsider, "GET", list, nil).WantStatus(t, 404)
+		path := strings.TrimPrefix(scripts[0].Script, apitest.PublicURL)
+		s.Do(t, "", "GET", path, nil).WantStatus(t, 404) // not published yet
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/sites/"+site.ID+"/publish", nil).WantStatus(t, 200)
+		r := s.Do(t, "", "GET", path, nil).WantStatus(t, 200)
+		if string(r.Body) != "console.log('injected on "+site.ID+"')" || r.Header.Get("Content-Type") != "application/javascript" ||
+			r.Header.Get("Content-Security-Policy") != "script-src 'self' https://cdn.example" {
+			t.Fatalf("script %q, headers %v", r.Body, r.Header)
+		}
+		s.Do(t, "", "GET", strings.Replace(path, "injector", "quiet", 1), nil).WantStatus(t, 404)
+	})
+}

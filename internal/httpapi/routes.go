@@ -150,6 +150,8 @@ func (s *Server) routes() {
 	s.handle("PATCH "+inst+"/{installationId}", authed, s.updateInstallation)
 	s.handle("DELETE "+inst+"/{installationId}", authed, s.uninstallIntegration)
 	s.handle("POST "+inst+"/{installationId}/tokens", authed, s.createInstallationToken)
+	s.handle("GET "+inst+"/{installationId}/sites/{siteId}/script.js", public, s.integrationSiteScript)
+	s.handle("GET /v1/orgs/{organizationId}/sites/{siteId}/integration-scripts", authed, s.listSiteIntegrationScripts)
 	for _, k := range []struct{ kind, plural, param string }{
 		{folio.InstallOnSpace, "spaces", "{spaceId}"}, {folio.InstallOnSite, "sites", "{siteId}"}} {
 		s.handle("GET /v1/integrations/{integrationName}/"+k.plural, authed, s.listTargetInstallations(k.kind))

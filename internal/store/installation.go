@@ -265,15 +265,20 @@ func AdminOrgs(ctx context.Context, t *Tx, userID folio.ID) ([]folio.ID, error) 
 }
 
 // SiteListenersOf returns the installations that hear about views of a
-// site: active, with a script or a development tunnel, covering the site.
-func SiteListenersOf(ctx context.Context, t *Tx, orgID, siteID folio.ID) ([]Listener, error) {
+// site: active, with a script or a development tunnel, covering the site,
+// and holding scope when it is not empty.
+func SiteListenersOf(ctx context.Context, t *Tx, orgID, siteID folio.ID, scope string) ([]Listener, error) {
 	var out []Listener
-	err := t.query(ctx, `SELECT ii.id, ii.integration_name FROM integration_installations ii
+	q := `SELECT ii.id, ii.integration_name FROM integration_installations ii
 		JOIN integrations i ON i.name = ii.integration_name
 		WHERE ii.organization_id = ? AND ii.status = 'active' AND (i.script <> '' OR i.dev_tunnel_url <> '')
 		AND (ii.site_selection = 'all' OR EXISTS (SELECT 1 FROM integration_target_installations ti
-			WHERE ti.installation_id = ii.id AND ti.kind = 'site' AND ti.target_id = ?))
-		ORDER BY ii.id`, []any{orgID, siteID}, func(rows *sql.Rows) error {
+			WHERE ti.installation_id = ii.id AND ti.kind = 'site' AND ti.target_id = ?))`
+	args := []any{orgID, siteID}
+	if scope != "" {
+		q, args = q+` AND i.scopes LIKE ?`, append(args, `%"`+scope+`"%`)
+	}
+	err := t.query(ctx, q+` ORDER BY ii.id`, args, func(rows *sql.Rows) error {
 		var l Listener
 		if err := rows.Scan(&l.Installation, &l.Integration); err != nil {
 			return err
