@@ -333,7 +333,7 @@ func TestSiteIntegrationScripts(t *testing.T) {
 			return new Response("console.log('injected on " + event.siteId + "')", { headers: { "content-type": "application/javascript" } });
 		} };`
 		publish(t, s, admin, "injector", manifest(org, map[string]any{"script": script,
-			"scopes": []string{"site:script:inject", "site:script:cookies"},
+			"scopes":                []string{"site:script:inject", "site:script:cookies"},
 			"contentSecurityPolicy": map[string]string{"script-src": "'self' https://cdn.example"}}))
 		publish(t, s, admin, "quiet", manifest(org, map[string]any{"script": script}))
 		var inst installationBody
