@@ -120,6 +120,10 @@ type IntegrationFilter struct {
 	Owner          ID
 	Scope          string
 	Target         string
+	// InstalledOn keeps the integrations whose installation covers a
+	// space or site (InstalledKind) of the organization listed in.
+	InstalledKind string
+	InstalledOn   ID
 }
 
 // Validate checks the filter's values.

@@ -485,7 +485,18 @@ func (a *App) ListIntegrations(ctx context.Context, caller folio.Caller, inOrg f
 		return folio.List[folio.IntegrationView]{Items: []folio.IntegrationView{}}, nil
 	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		if inOrg != "" {
+		switch {
+		case f.InstalledKind == folio.InstallOnSpace:
+			sv, _, err := space(ctx, tx, caller, f.InstalledOn)
+			if err != nil {
+				return err
+			}
+			inOrg = sv.OrganizationID
+		case f.InstalledKind == folio.InstallOnSite:
+			if _, err := site(ctx, tx, caller, inOrg, f.InstalledOn, false); err != nil {
+				return err
+			}
+		case inOrg != "":
 			if _, err := access(ctx, tx, caller, inOrg); err != nil {
 				return err
 			}

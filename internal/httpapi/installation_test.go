@@ -175,6 +175,34 @@ func TestIntegrationInstallations(t *testing.T) {
 		if len(orgList.Items) != 1 {
 			t.Fatalf("installed integrations %+v", orgList.Items)
 		}
+		listed := func(path string) string {
+			var l struct{ Items []integrationBody }
+			s.Do(t, admin, "GET", path, nil).WantStatus(t, 200).JSON(t, &l)
+			var names []string
+			for _, i := range l.Items {
+				names = append(names, i.Name)
+			}
+			return strings.Join(names, " ")
+		}
+		if a, b, c := listed("/v1/spaces/"+space+"/integrations"), listed("/v1/spaces/"+hidden+"/integrations"),
+			listed("/v1/orgs/"+org+"/sites/"+site.ID+"/integrations"); a != "acme-bot" || b != "" || c != "acme-bot" {
+			t.Fatalf("integrations of the space %q, of the unselected space %q, of the site %q", a, b, c)
+		}
+		s.Do(t, otherAdmin, "GET", "/v1/spaces/"+space+"/integrations", nil).WantStatus(t, 404)
+		var statuses struct {
+			Items []struct {
+				Status      string
+				Integration integrationBody
+			}
+		}
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/integrations/installations-status", nil).WantStatus(t, 200).JSON(t, &statuses)
+		if len(statuses.Items) != 1 || statuses.Items[0].Status != "active" || statuses.Items[0].Integration.Name != "acme-bot" {
+			t.Fatalf("statuses %+v", statuses.Items)
+		}
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/integrations/installations-status?target=space", nil).WantStatus(t, 200).JSON(t, &statuses)
+		if len(statuses.Items) != 0 {
+			t.Fatalf("statuses of space integrations %+v", statuses.Items)
+		}
 		var orgInst struct{ Count int }
 		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/installations", nil).WantStatus(t, 200).JSON(t, &orgInst)
 		if orgInst.Count != 1 {

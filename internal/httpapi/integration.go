@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
@@ -41,6 +42,50 @@ func (s *Server) listOrganizationIntegrations(w http.ResponseWriter, r *http.Req
 	return s.writeIntegrations(w, r, r.PathValue("organizationId"))
 }
 
+// listSpaceIntegrations serves GET /spaces/{spaceId}/integrations: the
+// integrations whose installation covers the space.
+func (s *Server) listSpaceIntegrations(w http.ResponseWriter, r *http.Request) error {
+	return s.writeIntegrations(w, r, "")
+}
+
+// listSiteIntegrations serves GET /orgs/{organizationId}/sites/{siteId}/integrations.
+func (s *Server) listSiteIntegrations(w http.ResponseWriter, r *http.Request) error {
+	return s.writeIntegrations(w, r, r.PathValue("organizationId"))
+}
+
+// listOrganizationIntegrationsStatus serves
+// GET /orgs/{organizationId}/integrations/installations-status: the
+// installed integrations with their installation's status (target
+// filters by the integration's target).
+func (s *Server) listOrganizationIntegrationsStatus(w http.ResponseWriter, r *http.Request) error {
+	opts, err := listOptions(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.app.ListOrganizationInstallations(r.Context(), caller(r), r.PathValue("organizationId"), opts)
+	if err != nil {
+		return err
+	}
+	target := r.URL.Query().Get("target")
+	if target != "" && !slices.Contains(folio.IntegrationTargets, target) {
+		return folio.FieldErrorf("target", "target must be one of all, site, space or organization")
+	}
+	out := wire.NewList(l, func(ii *folio.InstalledIntegration) any {
+		return map[string]any{"status": ii.Installation.Status, "integration": s.urls.NewIntegration(&ii.Integration)}
+	})
+	if target != "" {
+		kept := out.Items[:0]
+		for i, ii := range l.Items {
+			if ii.Integration.Target == target {
+				kept = append(kept, out.Items[i])
+			}
+		}
+		out.Items = kept
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
 func (s *Server) writeIntegrations(w http.ResponseWriter, r *http.Request, org folio.ID) error {
 	opts, err := listOptions(r)
 	if err != nil {
@@ -49,6 +94,11 @@ func (s *Server) writeIntegrations(w http.ResponseWriter, r *http.Request, org f
 	f, err := integrationFilter(r)
 	if err != nil {
 		return err
+	}
+	if id := r.PathValue("spaceId"); id != "" {
+		f.InstalledKind, f.InstalledOn = folio.InstallOnSpace, id
+	} else if id := r.PathValue("siteId"); id != "" {
+		f.InstalledKind, f.InstalledOn = folio.InstallOnSite, id
 	}
 	l, err := s.app.ListIntegrations(r.Context(), caller(r), org, f, opts)
 	if err != nil {

@@ -138,6 +138,9 @@ func (s *Server) routes() {
 	s.handle("GET /v1/integrations/{integrationName}/assets/{file}", public, s.integrationAsset) // folio: icons and previews
 	s.handle("GET /v1/orgs/{organizationId}/integrations", authed, s.listOrganizationIntegrations)
 	s.handle("GET /v1/orgs/{organizationId}/installations", authed, s.listOrganizationInstallations)
+	s.handle("GET /v1/orgs/{organizationId}/integrations/installations-status", authed, s.listOrganizationIntegrationsStatus)
+	s.handle("GET /v1/spaces/{spaceId}/integrations", authed, s.listSpaceIntegrations)
+	s.handle("GET /v1/orgs/{organizationId}/sites/{siteId}/integrations", authed, s.listSiteIntegrations)
 	s.handle("GET /v1/orgs/{organizationId}/integrations/{integrationName}/installation_status", authed, s.getOrganizationIntegrationStatus)
 	s.handle("PUT /v1/integrations/{integrationName}/dev", authed, s.setIntegrationDev)
 	s.handle("DELETE /v1/integrations/{integrationName}/dev", authed, s.disableIntegrationDev)

@@ -110,7 +110,16 @@ func ListIntegrations(ctx context.Context, t *Tx, userID, inOrg folio.ID, f foli
 		args  = []any{userID}
 	)
 	add := func(cond string, a ...any) { conds, args = append(conds, cond), append(args, a...) }
-	if inOrg != "" {
+	switch {
+	case inOrg != "" && f.InstalledOn != "":
+		sel := "space_selection"
+		if f.InstalledKind == folio.InstallOnSite {
+			sel = "site_selection"
+		}
+		add(`i.name IN (SELECT ii.integration_name FROM integration_installations ii WHERE ii.organization_id = ?
+			AND (ii.`+sel+` = 'all' OR EXISTS (SELECT 1 FROM integration_target_installations ti
+				WHERE ti.installation_id = ii.id AND ti.kind = ? AND ti.target_id = ?)))`, inOrg, f.InstalledKind, f.InstalledOn)
+	case inOrg != "":
 		add(`i.name IN (SELECT integration_name FROM integration_installations WHERE organization_id = ?)`, inOrg)
 	}
 	if f.Search != "" {
