@@ -219,6 +219,33 @@ try {
   check("getSpaceGitInfo after removal throws GitBookAPIError 404", err instanceof GitBookAPIError && err.code === 404, err.code);
 }
 
+// Integrations: publish, read, install, configure, install on a space,
+// issue a token, read the events, unpublish.
+const integration = (await api.integrations.publishIntegration("client-check", { organization: org, title: "Client check",
+  description: "From the official client", scopes: ["space:content:read"], script: "export default {}", visibility: "public" })).data;
+check("integrations.publishIntegration", integration.object === "integration" && integration.version === 1 &&
+  integration.owner.id === org, integration);
+const fetched = (await api.integrations.getIntegrationByName("client-check")).data;
+check("integrations.getIntegrationByName", fetched.name === "client-check" && fetched.permissions.admin === true, fetched);
+const listed = (await api.integrations.listIntegrations({ search: "client" })).data;
+check("integrations.listIntegrations", listed.items.some((i) => i.name === "client-check"), listed);
+const installation = (await api.integrations.installIntegration("client-check", { organization: org })).data;
+check("integrations.installIntegration", installation.status === "active" && installation.target.organization === org, installation);
+const configured = (await api.integrations.updateIntegrationInstallation("client-check", installation.id,
+  { configuration: { channel: "docs" }, externalIds: ["ext-1"] })).data;
+check("integrations.updateIntegrationInstallation", configured.configuration.channel === "docs", configured);
+const installations = (await api.integrations.listIntegrationInstallations("client-check", { externalId: "ext-1" })).data;
+check("integrations.listIntegrationInstallations", installations.items.length === 1, installations);
+const onSpace = (await api.integrations.installIntegrationOnSpace("client-check", installation.id, { space: space.id })).data;
+check("integrations.installIntegrationOnSpace", onSpace.installation === installation.id && onSpace.space === space.id, onSpace);
+const installToken = (await api.integrations.createIntegrationInstallationToken("client-check", installation.id)).data;
+check("integrations.createIntegrationInstallationToken", typeof installToken.token === "string" && installToken.token.length > 20, installToken);
+const integrationEvents = (await api.integrations.listIntegrationEvents("client-check")).data;
+check("integrations.listIntegrationEvents", integrationEvents.items.length >= 3 &&
+  integrationEvents.items.every((e) => e.integrationId === "client-check"), integrationEvents);
+const unpublished = await api.integrations.unpublishIntegration("client-check");
+check("integrations.unpublishIntegration", unpublished.status === 204, unpublished.status);
+
 try {
   await api.spaces.getSpaceById("nope");
   check("spaces.getSpaceById of an unknown space throws", false, "no error");
