@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/wire"
 )
 
@@ -317,5 +318,28 @@ func (s *Server) integrationSiteScript(w http.ResponseWriter, r *http.Request) e
 	}
 	w.WriteHeader(http.StatusOK)
 	w.Write(ps.Body)
+	return nil
+}
+
+// renderIntegrationUI serves POST /integrations/{integrationName}/render.
+func (s *Server) renderIntegrationUI(w http.ResponseWriter, r *http.Request) error {
+	var in app.RenderInput
+	if err := decode(r, &in); err != nil {
+		return err
+	}
+	out, err := s.app.RenderIntegrationUI(r.Context(), caller(r), r.PathValue("integrationName"), in)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	if out.CacheControl != "" {
+		h.Set("Cache-Control", out.CacheControl)
+	}
+	if out.CSP != "" {
+		h.Set("Content-Security-Policy", out.CSP)
+	}
+	w.WriteHeader(http.StatusOK)
+	w.Write(out.Body)
 	return nil
 }

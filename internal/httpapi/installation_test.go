@@ -390,3 +390,50 @@ func TestSiteIntegrationScripts(t *testing.T) {
 		s.Do(t, "", "GET", strings.Replace(path, "injector", "quiet", 1), nil).WantStatus(t, 404)
 	})
 }
+
+// TestRenderIntegrationUI renders an integration's component (a block
+// fetch) through its script, with its content security policy.
+func TestRenderIntegrationUI(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		other, otherAdmin := s.Org(t)
+		script := `export default { async fetch(request) {
+			const event = JSON.parse((await request.formData()).get("event"));
+			if (event.type !== "ui_render") return new Response("?", { status: 406 });
+			if (event.componentId !== "card") return new Response("{}", { status: 404 });
+			const out = { type: "element", state: { clicks: (event.state.clicks || 0) + (event.action ? 1 : 0) }, props: event.props,
+				element: { type: "block", children: [{ type: "text", children: ["Hello " + event.props.name] }] } };
+			return new Response(JSON.stringify(out), { headers: { "content-type": "application/json", "cache-control": "max-age=60" } });
+		} };`
+		publish(t, s, admin, "cards", manifest(org, map[string]any{"script": script, "visibility": "public",
+			"contentSecurityPolicy": "default-src 'self'"}))
+		var inst installationBody
+		s.Do(t, admin, "POST", "/v1/integrations/cards/installations", map[string]any{"organization": org}).WantStatus(t, 201).JSON(t, &inst)
+		space := newSpace(t, s, admin, org, "Docs")
+		body := func(componentID string, action any) map[string]any {
+			b := map[string]any{"componentId": componentID, "props": map[string]any{"name": "Ada"}, "state": map[string]any{"clicks": 1},
+				"context": map[string]any{"type": "document", "spaceId": space, "editable": true, "theme": "light"}}
+			if action != nil {
+				b["action"] = action
+			}
+			return b
+		}
+		r := s.Do(t, admin, "POST", "/v1/integrations/cards/render", body("card", map[string]any{"action": "click"})).WantStatus(t, 200)
+		var out struct {
+			Type  string
+			State struct{ Clicks int }
+		}
+		r.JSON(t, &out)
+		if out.Type != "element" || out.State.Clicks != 2 || !strings.Contains(string(r.Body), "Hello Ada") ||
+			r.Header.Get("Cache-Control") != "max-age=60" || r.Header.Get("Content-Security-Policy") != "default-src 'self'" {
+			t.Fatalf("render %s, headers %v", r.Body, r.Header)
+		}
+		s.Do(t, admin, "POST", "/v1/integrations/cards/render", body("nope", nil)).WantError(t, 404, "the integration has no component nope")
+		s.Do(t, admin, "POST", "/v1/integrations/cards/render", map[string]any{"componentId": "card", "props": map[string]any{},
+			"context": map[string]any{"theme": "light"}}).WantStatus(t, 400)
+		// Another organization has not installed it, and cannot see the space.
+		s.Do(t, otherAdmin, "POST", "/v1/integrations/cards/render", body("card", nil)).WantStatus(t, 404)
+		s.Do(t, otherAdmin, "POST", "/v1/integrations/cards/render", map[string]any{"componentId": "card", "props": map[string]any{},
+			"context": map[string]any{"type": "configuration_account", "organizationId": other, "theme": "light"}}).WantStatus(t, 404)
+	})
+}

@@ -144,6 +144,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/orgs/{organizationId}/integrations/{integrationName}/installation_status", authed, s.getOrganizationIntegrationStatus)
 	s.handle("PUT /v1/integrations/{integrationName}/dev", authed, s.setIntegrationDev)
 	s.handle("DELETE /v1/integrations/{integrationName}/dev", authed, s.disableIntegrationDev)
+	s.handle("POST /v1/integrations/{integrationName}/render", authed, s.renderIntegrationUI)
 	s.handle("GET /v1/integrations/{integrationName}/events", authed, s.listIntegrationEvents)
 	s.handle("GET /v1/integrations/{integrationName}/events/{eventId}", authed, s.getIntegrationEvent)
 	inst := "/v1/integrations/{integrationName}/installations"
