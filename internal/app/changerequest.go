@@ -553,7 +553,7 @@ func (a *App) ImportContentInChangeRequest(ctx context.Context, caller folio.Cal
 		return nil, err
 	}
 	return a.startImport(ctx, importJob{Space: b.head.Space.ID, Page: pageID, URL: u.String(), Source: in.Source,
-		User: caller.UserID, Org: caller.Org, Revision: folio.NewID(), ChangeRequest: b.cr.ID})
+		User: caller.UserID, Org: caller.Org, Installation: caller.Installation, Revision: folio.NewID(), ChangeRequest: b.cr.ID})
 }
 
 // ChangeRequestChanges is what a change request changes: the difference

@@ -61,13 +61,16 @@ const importLease = 30 * time.Minute
 
 // importJob is the payload of a JobImportContent job.
 type importJob struct {
-	Space    folio.ID `json:"space"`
-	Page     string   `json:"page,omitempty"`
-	URL      string   `json:"url"`
-	Source   string   `json:"source"`
-	User     folio.ID `json:"user"`
-	Org      folio.ID `json:"org,omitempty"` // the caller's token scope
-	Revision folio.ID `json:"revision"`
+	Space  folio.ID `json:"space"`
+	Page   string   `json:"page,omitempty"`
+	URL    string   `json:"url"`
+	Source string   `json:"source"`
+	User   folio.ID `json:"user"`
+	Org    folio.ID `json:"org,omitempty"` // the caller's token scope
+	// Installation is the grant of an installation token that asked for
+	// the import (no user then).
+	Installation *folio.InstallationGrant `json:"installation,omitempty"`
+	Revision     folio.ID                 `json:"revision"`
 	// ChangeRequest, when set, is the change request whose head the
 	// import advances; the live space is then left alone.
 	ChangeRequest folio.ID `json:"changeRequest,omitempty"`
@@ -133,7 +136,7 @@ func (a *App) ImportContent(ctx context.Context, caller folio.Caller, spaceID fo
 		return nil, err
 	}
 	job := importJob{Space: spaceID, Page: pageID, URL: u.String(), Source: in.Source, User: caller.UserID,
-		Org: caller.Org, Revision: folio.NewID()}
+		Org: caller.Org, Installation: caller.Installation, Revision: folio.NewID()}
 	return a.startImport(ctx, job)
 }
 
@@ -219,7 +222,7 @@ func (a *App) ImportContentJob(ctx context.Context, payload string) error {
 // runImport fetches, converts and commits an import as the revision the
 // job names. It is idempotent: a revision already made is kept.
 func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, error) {
-	caller := folio.Caller{UserID: job.User, Org: job.Org}
+	caller := folio.Caller{UserID: job.User, Org: job.Org, Installation: job.Installation}
 	res := &ImportResult{SpaceID: job.Space, RevisionID: job.Revision, ChangeRequestID: job.ChangeRequest}
 	if a.revisionExists(ctx, job.Space, job.Revision) {
 		return res, nil // done before this run

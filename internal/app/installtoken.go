@@ -104,5 +104,10 @@ func installedSpace(ctx context.Context, tx *store.Tx, caller folio.Caller, id f
 			return nil, nil, err
 		}
 	}
-	return &folio.SpaceView{Space: *s, CallerRole: folio.RoleRead}, &contentAccess{}, nil
+	role := folio.RoleRead
+	if g.Allows("space:content:write") {
+		// Edits of the content; the space's settings stay an admin's.
+		role = folio.RoleEdit
+	}
+	return &folio.SpaceView{Space: *s, CallerRole: role}, &contentAccess{}, nil
 }

@@ -437,3 +437,44 @@ func TestRenderIntegrationUI(t *testing.T) {
 			"context": map[string]any{"type": "configuration_account", "organizationId": other, "theme": "light"}}).WantStatus(t, 404)
 	})
 }
+
+// TestInstallationTokenWrites checks that space:content:write lets an
+// installation token edit the content of the spaces it is installed on,
+// and that without it the same edit is refused and changes nothing.
+func TestInstallationTokenWrites(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		for _, name := range []string{"reader", "writer"} {
+			scopes := []string{"space:content:read"}
+			if name == "writer" {
+				scopes = append(scopes, "space:content:write")
+			}
+			publish(t, s, admin, name, manifest(org, map[string]any{"scopes": scopes}))
+		}
+		space := newSpace(t, s, admin, org, "Docs")
+		before := currentRevision(t, s, admin, space)
+		token := func(name string) string {
+			var inst installationBody
+			s.Do(t, admin, "POST", "/v1/integrations/"+name+"/installations", map[string]any{"organization": org}).WantStatus(t, 201).JSON(t, &inst)
+			var tok struct{ Token string }
+			s.Do(t, admin, "POST", "/v1/integrations/"+name+"/installations/"+inst.ID+"/tokens", nil).WantStatus(t, 200).JSON(t, &tok)
+			return tok.Token
+		}
+		reader, writer := token("reader"), token("writer")
+		body := map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("# From an integration\n"))}
+		s.Do(t, reader, "POST", "/v1/spaces/"+space+"/content/import", body).WantStatus(t, 403)
+		if got := currentRevision(t, s, admin, space); got != before {
+			t.Fatalf("a refused import moved the space from %s to %s", before, got)
+		}
+		s.Do(t, writer, "POST", "/v1/spaces/"+space+"/content/import", body).WantStatus(t, 201)
+		if got := currentRevision(t, s, admin, space); got == before {
+			t.Fatal("the import did not make a revision")
+		}
+		s.Do(t, writer, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200)
+		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200)
+		// Settings stay an admin's.
+		s.Do(t, writer, "PATCH", "/v1/spaces/"+space, map[string]any{"title": "Mine"}).WantStatus(t, 403)
+		s.Do(t, writer, "DELETE", "/v1/spaces/"+space, nil).WantError(t, 403, "only admins of the space can delete it")
+		s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200)
+	})
+}
