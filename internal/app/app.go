@@ -154,6 +154,7 @@ func New(cfg Config) *App {
 		a.setupGit(*cfg.Git)
 	}
 	a.siteScripts.entries = map[string]publishedScriptEntry{}
+	a.siteScripts.lists = map[folio.ID]siteScriptEntry{}
 	if !cfg.NoScripts {
 		a.useScriptRunner(scripts.NewRunner(cfg.HTTPClient, cfg.ScriptLimits))
 	}

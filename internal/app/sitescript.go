@@ -65,22 +65,29 @@ func (a *App) SiteIntegrationScripts(ctx context.Context, caller folio.Caller, o
 		} else if _, err := site(ctx, tx, caller, orgID, siteID, false); err != nil {
 			return err
 		}
-		ls, err := store.SiteListenersOf(ctx, tx, orgID, siteID, "site:script:inject")
-		if err != nil {
-			return err
-		}
-		out = []SiteScript{}
-		for _, l := range ls {
-			i, err := store.GetIntegration(ctx, tx, l.Integration)
-			if err != nil {
-				return err
-			}
-			out = append(out, SiteScript{URL: a.publicURL + publishedScriptPath(l.Integration, l.Installation, siteID),
-				CSP: cspHeader(i.CSP), Cookies: i.Allows("site:script:cookies")})
-		}
-		return nil
+		out, err = a.siteScriptList(ctx, tx, orgID, siteID)
+		return err
 	})
 	return out, err
+}
+
+// siteScriptList lists the scripts of the installations covering a site
+// with the site:script:inject scope.
+func (a *App) siteScriptList(ctx context.Context, tx *store.Tx, orgID, siteID folio.ID) ([]SiteScript, error) {
+	ls, err := store.SiteListenersOf(ctx, tx, orgID, siteID, "site:script:inject")
+	if err != nil {
+		return nil, err
+	}
+	out := []SiteScript{}
+	for _, l := range ls {
+		i, err := store.GetIntegration(ctx, tx, l.Integration)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, SiteScript{URL: a.publicURL + publishedScriptPath(l.Integration, l.Installation, siteID),
+			CSP: cspHeader(i.CSP), Cookies: i.Allows("site:script:cookies")})
+	}
+	return out, nil
 }
 
 // PublishedScript is what a site's integration script answers.
@@ -96,6 +103,7 @@ type PublishedScript struct {
 type publishedScripts struct {
 	mu      sync.Mutex
 	entries map[string]publishedScriptEntry
+	lists   map[folio.ID]siteScriptEntry // ReaderSiteScripts, by site
 }
 
 type publishedScriptEntry struct {
@@ -186,4 +194,42 @@ func (a *App) IntegrationSiteScript(ctx context.Context, name string, instID, si
 	a.siteScripts.entries[key] = publishedScriptEntry{script: ps, until: now.Add(publishedScriptTTL)}
 	a.siteScripts.mu.Unlock()
 	return ps, nil
+}
+
+// siteScriptsTTL is how long a server keeps a site's script list: an
+// installation made meanwhile shows in its pages at most this late.
+const siteScriptsTTL = 30 * time.Second
+
+type siteScriptEntry struct {
+	scripts []SiteScript
+	until   time.Time
+}
+
+// ReaderSiteScripts returns the integration scripts the reader embeds in
+// a published site's pages, from a list each server keeps for
+// siteScriptsTTL (most sites have none; asking costs a map lookup).
+func (a *App) ReaderSiteScripts(ctx context.Context, orgID, siteID folio.ID) []SiteScript {
+	now := a.clock.Now()
+	a.siteScripts.mu.Lock()
+	e, ok := a.siteScripts.lists[siteID]
+	a.siteScripts.mu.Unlock()
+	if ok && now.Before(e.until) {
+		return e.scripts
+	}
+	var out []SiteScript
+	err := a.db.Read(ctx, func(tx *store.Tx) (err error) {
+		out, err = a.siteScriptList(ctx, tx, orgID, siteID)
+		return err
+	})
+	if err != nil {
+		a.logger.Warn("reader site scripts", "site", siteID, "error", err.Error())
+		return nil
+	}
+	a.siteScripts.mu.Lock()
+	if len(a.siteScripts.lists) > 10000 {
+		clear(a.siteScripts.lists)
+	}
+	a.siteScripts.lists[siteID] = siteScriptEntry{scripts: out, until: now.Add(siteScriptsTTL)}
+	a.siteScripts.mu.Unlock()
+	return out
 }

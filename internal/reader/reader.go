@@ -3,12 +3,14 @@ package reader
 import (
 	"bytes"
 	"embed"
+	"html"
 	"html/template"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/foliodocs/folio"
@@ -214,12 +216,13 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, v *pageView) []
 
 // send answers a rendered page with the reader's headers.
 func (h *Handler) send(w http.ResponseWriter, r *http.Request, code int, b []byte) {
+	h.sendCSP(w, r, code, b, readerCSP)
+}
+
+func (h *Handler) sendCSP(w http.ResponseWriter, r *http.Request, code int, b []byte, csp string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	// Scripts only from this server (the reader's own script, scriptPath),
-	// never inline: the reader works without JavaScript, and this stops any
-	// script that escaping would have missed.
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src * data:; style-src 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'")
+	w.Header().Set("Content-Security-Policy", csp)
 	w.WriteHeader(code)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(b)
@@ -491,7 +494,7 @@ func (h *Handler) page(q *request) {
 	}
 	key := pageKey(q, c, sp, all, sections, node, versions)
 	if b, ok := h.cache.getPage(key); ok {
-		h.send(q.w, q.r, http.StatusOK, b)
+		h.sendPage(q, b)
 		h.viewed(q, sp, node.Page.ID)
 		return
 	}
@@ -509,9 +512,66 @@ func (h *Handler) page(q *request) {
 		if key != "" && !parts.transient {
 			h.cache.putPage(key, b)
 		}
-		h.send(q.w, q.r, http.StatusOK, b)
+		h.sendPage(q, b)
 		h.viewed(q, sp, node.Page.ID)
 	}
+}
+
+// readerCSP is the reader's content security policy: scripts only from
+// this server (the reader's own script, scriptPath), never inline: the
+// reader works without JavaScript, and this stops any script that
+// escaping would have missed.
+const readerCSP = "default-src 'self'; img-src * data:; style-src 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'"
+
+// sendPage answers a page of the site, with the scripts of the
+// integrations installed on it (site:script:inject) added before </body>
+// and their origins, and the script-src and connect-src sources of their
+// policies, allowed by the page's policy. Pages are cached without them.
+func (h *Handler) sendPage(q *request, b []byte) {
+	scripts := h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)
+	if len(scripts) == 0 {
+		h.send(q.w, q.r, http.StatusOK, b)
+		return
+	}
+	var tags strings.Builder
+	scriptSrc, connectSrc := []string{"'self'"}, []string{"'self'"}
+	for _, s := range scripts {
+		tags.WriteString(`<script async src="` + html.EscapeString(s.URL) + `"></script>`)
+		if u, err := url.Parse(s.URL); err == nil {
+			scriptSrc = append(scriptSrc, u.Scheme+"://"+u.Host)
+		}
+		for _, d := range strings.Split(s.CSP, ";") {
+			f := strings.Fields(d)
+			if len(f) < 2 {
+				continue
+			}
+			for _, src := range f[1:] {
+				if !cspSource(src) {
+					continue
+				}
+				switch f[0] {
+				case "script-src":
+					scriptSrc = append(scriptSrc, src)
+				case "connect-src":
+					connectSrc = append(connectSrc, src)
+				}
+			}
+		}
+	}
+	page := bytes.Replace(b, []byte("</body>"), []byte(tags.String()+"</body>"), 1)
+	csp := strings.Replace(readerCSP, "script-src 'self'", "script-src "+strings.Join(slices.Compact(scriptSrc), " ")+
+		"; connect-src "+strings.Join(slices.Compact(connectSrc), " "), 1)
+	h.sendCSP(q.w, q.r, http.StatusOK, page, csp)
+}
+
+// cspSource reports whether a source from an integration's policy may
+// join the reader's: hosts and schemes, never 'unsafe-inline', 'unsafe-eval'
+// or anything that would reopen inline script.
+func cspSource(src string) bool {
+	if strings.HasPrefix(src, "'") {
+		return src == "'self'"
+	}
+	return !strings.ContainsAny(src, ";,\"") && len(src) < 200
 }
 
 // viewed tells the integrations installed on the site about a page view

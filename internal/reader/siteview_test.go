@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -77,6 +78,36 @@ func TestSiteViewEvents(t *testing.T) {
 			view["url"] != apitest.PublicURL+"/sites/"+f.site+"/welcome" || view["referrer"] != "https://search.example/" ||
 			visitor["userAgent"] != "folio-test" || visitor["language"] != "fr-FR" || len(cookies) != 0 || visitor["anonymousId"] == "" {
 			t.Fatalf("site_view %v", view)
+		}
+	})
+}
+
+// TestIntegrationScriptsInPages checks that pages of a site embed the
+// scripts of integrations installed with site:script:inject, and that the
+// page's policy lets them load and no more.
+func TestIntegrationScriptsInPages(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, guide, map[string]any{})
+		f.publish(t)
+		before := get(t, s, nil, "", "/sites/"+f.site+"/welcome").want(t, 200)
+		if strings.Contains(before.body, "script.js") {
+			t.Fatal("a page embeds a script before any integration is installed")
+		}
+		manifest := map[string]any{"title": "Widget", "description": "", "organization": f.org,
+			"scopes":                []string{"site:script:inject"},
+			"contentSecurityPolicy": "script-src https://cdn.example 'unsafe-inline'; connect-src https://api.example",
+			"script":                "export default { async fetch() { return new Response('void 0', { headers: { 'content-type': 'application/javascript' } }); } }"}
+		s.Do(t, f.admin, "POST", "/v1/integrations/widget", manifest).WantStatus(t, 200)
+		var inst struct{ ID string }
+		s.Do(t, f.admin, "POST", "/v1/integrations/widget/installations", map[string]any{"organization": f.org}).WantStatus(t, 201).JSON(t, &inst)
+		s.Clock.Advance(time.Minute) // past the server's 30-second memory of the site's scripts
+		p := get(t, s, nil, "", "/sites/"+f.site+"/welcome").want(t, 200,
+			`<script async src="`+apitest.PublicURL+`/v1/integrations/widget/installations/`+inst.ID+`/sites/`+f.site+`/script.js"></script></body>`)
+		csp := p.header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self' "+apitest.PublicURL+" https://cdn.example; connect-src 'self' https://api.example") ||
+			strings.Contains(csp, "unsafe-inline'; connect") || strings.Contains(csp, "script-src 'self';") {
+			t.Fatalf("policy %q", csp)
 		}
 	})
 }
