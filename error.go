@@ -22,10 +22,11 @@ const (
 	UnsupportedMedia             // the request body is not JSON (415)
 	Unavailable                  // a dependency is down; retrying may help (503)
 	Timeout                      // the request itself did not arrive in time (408)
+	TooManyRequests              // the caller went over its rate limit (429)
 )
 
 var kindNames = [...]string{"internal", "invalid", "unauthenticated", "forbidden", "not found",
-	"method not allowed", "conflict", "too large", "unsupported media type", "unavailable", "timeout"}
+	"method not allowed", "conflict", "too large", "unsupported media type", "unavailable", "timeout", "too many requests"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

@@ -96,7 +96,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 start_server() {
   local out=$tmp/server.$RANDOM.out t0 addr=
   t0=$(now_ms)
-  "$tmp/folio" serve --addr 127.0.0.1:0 "$@" >"$out" 2>>"$tmp/server.err" &
+  "$tmp/folio" serve --addr 127.0.0.1:0 --rate-limit-token 0 --rate-limit-address 0 "$@" >"$out" 2>>"$tmp/server.err" &
   server_pid=$!
   server_out=$out
   # Poll tightly with few processes per round: the figure is meant to be

@@ -149,7 +149,7 @@ bench_store() {
   esac
   [ -z "$READER_CACHE" ] || store_args+=(--reader-cache "$READER_CACHE")
   say "$store: starting folio serve"
-  "$tmp/folio" serve --addr 127.0.0.1:0 --access-log=false --log-level warn --import-allow-private \
+  "$tmp/folio" serve --addr 127.0.0.1:0 --rate-limit-token 0 --rate-limit-address 0 --access-log=false --log-level warn --import-allow-private \
     "${store_args[@]}" >"$tmp/server.out" 2>"$tmp/server.err" &
   server_pid=$!
   base_url=http://$(wait_listen "$server_pid" "$tmp/server.out")

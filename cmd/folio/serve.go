@@ -41,6 +41,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		trEngine, trURL, trModel              string
 		maxBody, readerCache                  int64
 		bodyTimeout                           time.Duration
+		limits                                httpapi.RateLimits
 	)
 	e := &env{getenv: getenv}
 	sf.register(fs, e)
@@ -76,6 +77,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"base URL of the translation engine's API; for apertium, of an APy service instead of the apertium command (FOLIO_TRANSLATE_URL)")
 	fs.StringVar(&trModel, "translate-model", e.str("FOLIO_TRANSLATE_MODEL", ""),
 		"chat model of the openai engine (FOLIO_TRANSLATE_MODEL)")
+	fs.IntVar(&limits.PerToken, "rate-limit-token", int(e.integer("FOLIO_RATE_LIMIT_TOKEN", httpapi.DefaultRateLimitPerToken)),
+		"requests a minute per API token; 0: no limit (FOLIO_RATE_LIMIT_TOKEN)")
+	fs.IntVar(&limits.PerAddress, "rate-limit-address", int(e.integer("FOLIO_RATE_LIMIT_ADDRESS", httpapi.DefaultRateLimitPerAddress)),
+		"requests a minute per client address without a token (reader, downloads, SAML); 0: no limit (FOLIO_RATE_LIMIT_ADDRESS)")
+	fs.IntVar(&limits.Sensitive, "rate-limit-sensitive", int(e.integer("FOLIO_RATE_LIMIT_SENSITIVE", httpapi.DefaultRateLimitSensitive)),
+		"requests a minute per client address to sign-in and token routes; 0: no limit (FOLIO_RATE_LIMIT_SENSITIVE)")
 	fs.Int64Var(&readerCache, "reader-cache", e.integer("FOLIO_READER_CACHE", reader.DefaultCacheBytes),
 		"bytes of rendered reader HTML kept in memory, per server; 0 turns the cache off (FOLIO_READER_CACHE)")
 	if err := parseFlags(fs, e, args); err != nil {
@@ -163,7 +170,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	rd.SetCacheBytes(int(min(readerCache, 1<<40)))
 	runner := jobs.NewRunner(db, logger, a.JobHandlers()).WithGiveUp(a.JobGiveUps())
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
-		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive})
+		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive, RateLimits: limits})
 	observe := h.JobObserver()
 	runner.WithObserver(func(kind string, outcome jobs.Outcome, took time.Duration) { observe(kind, string(outcome), took) })
 	srv := &http.Server{

@@ -54,6 +54,8 @@ type Options struct {
 	Translator translate.Engine
 	// WebhookTimeout bounds one webhook delivery; 0 keeps the default.
 	WebhookTimeout time.Duration
+	// RateLimits are the server's rate limits (off unless set).
+	RateLimits httpapi.RateLimits
 }
 
 // Server is a running API over one store.
@@ -118,7 +120,8 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	}
 	a.SetPrinter(printer)
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
-	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: PublicURL})
+	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: PublicURL,
+		RateLimits: opts.RateLimits})
 	s.Handler = h
 	ts := httptest.NewUnstartedServer(h)
 	ts.Config.ConnState = h.ConnState

@@ -32,6 +32,8 @@ func statusOf(k folio.Kind) int {
 		return http.StatusServiceUnavailable
 	case folio.Timeout:
 		return http.StatusRequestTimeout
+	case folio.TooManyRequests:
+		return http.StatusTooManyRequests
 	}
 	return http.StatusInternalServerError
 }

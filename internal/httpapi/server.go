@@ -43,6 +43,8 @@ type Config struct {
 	// JobsAlive, when set, tells when the server's job runner last went
 	// round its loop; /healthz reports a runner stuck for over a minute.
 	JobsAlive func() time.Time
+	// RateLimits bound request rates; the zero value leaves them off.
+	RateLimits RateLimits
 }
 
 // Reader is the published-site reader: it claims the requests it Matches.
@@ -62,6 +64,7 @@ type Server struct {
 	mux       *http.ServeMux
 	metrics   *metrics
 	reader    Reader
+	limits    *limiters
 	jobs      *jobMetrics
 	jobsAlive func() time.Time
 }
@@ -87,6 +90,7 @@ func New(cfg Config) *Server {
 		s.jobs = newJobMetrics(cfg.App)
 		s.metrics.reg.MustRegister(s.jobs)
 	}
+	s.limits = newLimiters(cfg.RateLimits)
 	s.reader = cfg.Reader
 	if s.reader == nil && cfg.App != nil {
 		s.reader = reader.New(cfg.App, s.urls.Public, cfg.Logger)
@@ -131,6 +135,12 @@ func (s *Server) serveReader(w http.ResponseWriter, r *http.Request) {
 		}
 		s.observe(r, "reader", sw.status, start)
 	}()
+	if err := s.limits.check(sw, s.limits.address, clientAddress(r)); err != nil {
+		sw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		sw.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprintln(sw, folio.MessageOf(err))
+		return
+	}
 	s.reader.ServeHTTP(sw, r)
 }
 
@@ -201,7 +211,7 @@ func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler 
 			}
 			s.observe(r, route, sw.status, start)
 		}()
-		if err := s.serve(sw, r, st, kind, params, h); err != nil {
+		if err := s.serve(sw, r, st, route, kind, params, h); err != nil {
 			if sw.status != 0 {
 				// The answer has started; all that is left is to log.
 				s.logger.LogAttrs(r.Context(), slog.LevelError, "error after response started",
@@ -213,7 +223,12 @@ func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler 
 	})
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, kind routeKind, params []pathParam, h handlerFunc) error {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, route string, kind routeKind, params []pathParam, h handlerFunc) error {
+	if sensitiveRoutes[route] {
+		if err := s.limits.check(w, s.limits.sensitive, clientAddress(r)); err != nil {
+			return err
+		}
+	}
 	if hasBody(r) {
 		// The server bounds the time to read headers; the body gets its
 		// own deadline, or a client could hold a connection and a
@@ -225,10 +240,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, kin
 	if kind == authed || kind == optionalAuth && r.Header.Get("Authorization") != "" {
 		c, err := s.authenticate(r)
 		if err != nil {
+			// Guessing tokens costs the address's budget.
+			if lerr := s.limits.check(w, s.limits.address, clientAddress(r)); lerr != nil {
+				return lerr
+			}
 			return err
 		}
 		st.caller = c
+		if err := s.limits.check(w, s.limits.token, tokenKey(c)); err != nil {
+			return err
+		}
 		if err := siteRouteAllowed(c, r); err != nil {
+			return err
+		}
+	}
+	if st.caller == (folio.Caller{}) && !sensitiveRoutes[route] {
+		if err := s.limits.check(w, s.limits.address, clientAddress(r)); err != nil {
 			return err
 		}
 	}
