@@ -40,6 +40,8 @@ commands:
   users create   create a user with an API token
   users token    create an API token for an existing user
   migrate        apply database migrations and exit
+  backup         write an online backup (database, files, server key) to one archive
+  restore        restore a backup into an empty data folder
 
 Run "folio <command> -h" for the flags of a command.
 `
@@ -54,6 +56,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	switch args[0] {
 	case "serve":
 		return runServe(ctx, args[1:], getenv, stdout, stderr)
+	case "backup":
+		return runBackup(ctx, args[1:], getenv, stdout, stderr)
+	case "restore":
+		return runRestore(ctx, args[1:], getenv, stdout, stderr)
 	case "init":
 		return runInit(ctx, args[1:], getenv, stdout, stderr)
 	case "users":
