@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/backup"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/foliodocs/folio/internal/store/storetest"
 )
@@ -255,5 +256,44 @@ func TestBackupRestorePostgres(t *testing.T) {
 	if err := run(ctx, []string{"restore", "--in", archive, "--database-url", target, "--data", filepath.Join(t.TempDir(), "e")},
 		noEnv, io.Discard, io.Discard); err == nil {
 		t.Fatal("a restore into a database that is not empty succeeded")
+	}
+}
+
+// TestRestoreMigrates restores the backup of an older schema with this
+// binary: the restore runs the migrations it lacks.
+func TestRestoreMigrates(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, store.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, latest, err := db.SchemaVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MigrateDownTo(ctx, latest-1); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	archive := filepath.Join(t.TempDir(), "old.backup")
+	// The backup command opens the store, which would migrate it: back up
+	// the older database as its files are instead.
+	f, _ := os.Create(archive)
+	w := backup.NewWriter(f, backup.Manifest{Store: "sqlite", Schema: latest - 1})
+	if err := w.AddFile(store.SQLiteFile, filepath.Join(dir, store.SQLiteFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	restored := filepath.Join(t.TempDir(), "restored")
+	var out bytes.Buffer
+	if err := run(ctx, []string{"restore", "--in", archive, "--data", restored}, noEnv, &out, io.Discard); err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	if want := fmt.Sprintf("(schema %d, now %d)", latest-1, latest); !strings.Contains(out.String(), want) {
+		t.Fatalf("restore said %q, want %q", out.String(), want)
 	}
 }

@@ -116,3 +116,15 @@ func lockSQLite(ctx context.Context, dir string) (unlock func(), err error) {
 		lockDB.Close()
 	}, nil
 }
+
+// MigrateDownTo rolls the schema back to version, running the migrations'
+// Down sections: for tests that need an older database (an old backup
+// restored by a newer binary), and for an operator going back a release.
+func (db *DB) MigrateDownTo(ctx context.Context, version int64) error {
+	p, err := db.provider()
+	if err != nil {
+		return err
+	}
+	_, err = p.DownTo(ctx, version)
+	return err
+}
