@@ -17,6 +17,7 @@ import (
 	"github.com/foliodocs/folio/internal/reader"
 	"github.com/foliodocs/folio/internal/wire"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
 // DefaultMaxBody is the default request body limit.
@@ -89,6 +90,10 @@ func New(cfg Config) *Server {
 	if cfg.App != nil {
 		s.jobs = newJobMetrics(cfg.App)
 		s.metrics.reg.MustRegister(s.jobs)
+		// The database pools: open, in use and idle connections, waits.
+		for name, pool := range cfg.App.DB().Pools() {
+			s.metrics.reg.MustRegister(collectors.NewDBStatsCollector(pool, "folio_"+name))
+		}
 	}
 	s.limits = newLimiters(cfg.RateLimits)
 	s.reader = cfg.Reader

@@ -121,6 +121,8 @@ func TestHealthAndMetrics(t *testing.T) {
 			`folio_http_request_duration_seconds_count{method="GET",route="GET /v1/user",status="200"} 1`,
 			`folio_http_request_duration_seconds_count{method="GET",route="GET /v1/user",status="401"} 1`,
 			"folio_jobs_queued 0", "folio_jobs_running 0", "folio_jobs_failed_recent 0", "folio_jobs_oldest_due_seconds 0",
+			`go_sql_open_connections{db_name="folio_read"}`, `go_sql_open_connections{db_name="folio_write"}`,
+			`go_sql_wait_count_total{db_name="folio_write"}`,
 		} {
 			if !strings.Contains(body, want) {
 				t.Errorf("metrics lack %s", want)

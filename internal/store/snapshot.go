@@ -34,3 +34,9 @@ func (db *DB) IntegrityCheck(ctx context.Context) (string, error) {
 	err := db.read.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&out)
 	return out, err
 }
+
+// Pools returns the store's connection pools by name (read, write), for
+// their metrics.
+func (db *DB) Pools() map[string]*sql.DB {
+	return map[string]*sql.DB{"read": db.read.db, "write": db.write.db}
+}
