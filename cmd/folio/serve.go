@@ -42,6 +42,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		maxBody, readerCache                  int64
 		bodyTimeout                           time.Duration
 		limits                                httpapi.RateLimits
+		auditRetention                        time.Duration
 	)
 	e := &env{getenv: getenv}
 	sf.register(fs, e)
@@ -83,6 +84,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"requests a minute per client address without a token (reader, downloads, SAML); 0: no limit (FOLIO_RATE_LIMIT_ADDRESS)")
 	fs.IntVar(&limits.Sensitive, "rate-limit-sensitive", int(e.integer("FOLIO_RATE_LIMIT_SENSITIVE", httpapi.DefaultRateLimitSensitive)),
 		"requests a minute per client address to sign-in and token routes; 0: no limit (FOLIO_RATE_LIMIT_SENSITIVE)")
+	fs.DurationVar(&auditRetention, "audit-retention", auditRetentionEnv(e),
+		"how long audit log entries are kept (default a year; negative: forever) (FOLIO_AUDIT_RETENTION)")
 	fs.Int64Var(&readerCache, "reader-cache", e.integer("FOLIO_READER_CACHE", reader.DefaultCacheBytes),
 		"bytes of rendered reader HTML kept in memory, per server; 0 turns the cache off (FOLIO_READER_CACHE)")
 	if err := parseFlags(fs, e, args); err != nil {
@@ -142,7 +145,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL, Blobs: files,
-		HTTPClient: httpClient, Sealer: sealer, Git: git, Translator: translator})
+		HTTPClient: httpClient, Sealer: sealer, Git: git, Translator: translator, AuditRetention: auditRetention})
 	printer, err := pdf.New(a, publicURL, pdfPaper)
 	if err != nil {
 		return fmt.Errorf("--pdf-paper: %w", err)
@@ -275,4 +278,19 @@ func openSealer(keyText, keyFile string, sf *storeFlags, logger *slog.Logger) (*
 		return nil, nil
 	}
 	return seal.New(key)
+}
+
+// auditRetentionEnv reads FOLIO_AUDIT_RETENTION, which may be negative
+// (keep forever), unlike other durations.
+func auditRetentionEnv(e *env) time.Duration {
+	v := e.getenv("FOLIO_AUDIT_RETENTION")
+	if v == "" {
+		return folio.DefaultAuditRetention
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		e.fail(fmt.Errorf("FOLIO_AUDIT_RETENTION=%q is not a duration such as 8760h", v))
+		return folio.DefaultAuditRetention
+	}
+	return d
 }

@@ -47,6 +47,9 @@ type Config struct {
 	// NoScripts leaves integration scripts unrun (their events fail
 	// saying so).
 	NoScripts bool
+	// AuditRetention is how long audit entries are kept; 0 selects
+	// folio.DefaultAuditRetention, a negative value keeps them forever.
+	AuditRetention time.Duration
 	// Sealer encrypts the secrets kept in the database (site visitor keys)
 	// with the server key; nil when the server has none, and then the
 	// operations that need one answer Unavailable.
@@ -95,6 +98,8 @@ type App struct {
 	// siteViews remembers which sites' views integrations hear about
 	// (siteview.go).
 	siteViews siteListeners
+	// auditRetention is how long audit entries are kept (<= 0: forever).
+	auditRetention time.Duration
 	// siteScripts caches the answers of sites' integration scripts.
 	siteScripts publishedScripts
 	// scriptRunner runs integration scripts; nil when the server runs none.
@@ -153,6 +158,10 @@ func New(cfg Config) *App {
 	if cfg.Git != nil {
 		a.setupGit(*cfg.Git)
 	}
+	a.auditRetention = cfg.AuditRetention
+	if a.auditRetention == 0 {
+		a.auditRetention = folio.DefaultAuditRetention
+	}
 	a.siteScripts.entries = map[string]publishedScriptEntry{}
 	a.siteScripts.lists = map[folio.ID]siteScriptEntry{}
 	if !cfg.NoScripts {
@@ -183,5 +192,6 @@ func (a *App) JobHandlers() map[string]func(context.Context, string) error {
 		folio.JobTranslate:                a.TranslateJob,
 		folio.JobDeliverWebhook:           a.DeliverWebhookJob,
 		folio.JobDispatchIntegrationEvent: a.DispatchIntegrationEventJob,
+		folio.JobPruneAudit:               a.PruneAuditJob,
 	}
 }

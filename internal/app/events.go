@@ -47,10 +47,14 @@ func emitComment(ctx context.Context, tx *store.Tx, th *commentThread, c *folio.
 
 // addMember adds a member unless the user already is one, and records
 // member_added when it did.
-func addMember(ctx context.Context, tx *store.Tx, m *folio.Member) (bool, error) {
+func addMember(ctx context.Context, tx *store.Tx, caller folio.Caller, m *folio.Member) (bool, error) {
 	added, err := store.AddMemberIfAbsent(ctx, tx, m)
 	if err != nil || !added {
 		return added, err
+	}
+	if err := audit(ctx, tx, caller, m.OrganizationID, "member.added", "member", m.UserID,
+		map[string]any{"role": roleName(m.Role), "sso": m.SSO}); err != nil {
+		return false, err
 	}
 	return true, emit(ctx, tx, m.OrganizationID, "", folio.EventMemberAdded,
 		map[string]any{"organizationId": m.OrganizationID, "userId": m.UserID, "role": roleName(m.Role)})

@@ -83,7 +83,8 @@ func (a *App) Grant(ctx context.Context, caller folio.Caller, kind string, id fo
 				}
 			}
 		}
-		return nil
+		return audit(ctx, tx, caller, orgID, "permissions.updated", kind, id,
+			map[string]any{"role": roleName(role), "users": in.Users, "teams": in.Teams})
 	})
 }
 
@@ -104,11 +105,15 @@ func (a *App) SetGrant(ctx context.Context, caller folio.Caller, kind string, id
 // absent is not an error.
 func (a *App) RemoveGrant(ctx context.Context, caller folio.Caller, kind string, id folio.ID, principalKind string, principal folio.ID) error {
 	return a.db.Write(ctx, func(tx *store.Tx) error {
-		if _, _, err := grantTarget(ctx, tx, caller, kind, id); err != nil {
+		orgID, _, err := grantTarget(ctx, tx, caller, kind, id)
+		if err != nil {
 			return err
 		}
-		_, err := store.DeleteGrant(ctx, tx, id, principalKind, principal)
-		return err
+		removed, err := store.DeleteGrant(ctx, tx, id, principalKind, principal)
+		if err != nil || !removed {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "permissions.removed", kind, id, map[string]any{principalKind: principal})
 	})
 }
 

@@ -136,6 +136,10 @@ func (a *App) InstallIntegration(ctx context.Context, caller folio.Caller, name 
 		if err := store.CreateInstallation(ctx, tx, inst); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "integration.installed", "installation", inst.ID,
+			map[string]any{"integration": name}); err != nil {
+			return err
+		}
 		return tell(ctx, tx, inst, folio.EventInstallationSetup, map[string]any{"status": inst.Status})
 	})
 	return inst, err
@@ -190,6 +194,11 @@ func (a *App) UpdateInstallation(ctx context.Context, caller folio.Caller, name 
 		if err := store.UpdateInstallation(ctx, tx, inst); err != nil {
 			return err
 		}
+		// The configuration may hold credentials: the log names what changed.
+		if err := audit(ctx, tx, caller, inst.OrganizationID, "installation.updated", "installation", inst.ID,
+			map[string]any{"integration": name, "changed": changedInstallationFields(&u)}); err != nil {
+			return err
+		}
 		return tell(ctx, tx, inst, folio.EventInstallationSetup, map[string]any{"status": inst.Status, "previous": previous})
 	})
 	return inst, err
@@ -210,7 +219,11 @@ func (a *App) Uninstall(ctx context.Context, caller folio.Caller, name string, i
 			map[string]any{"previous": map[string]any{"status": inst.Status, "configuration": inst.Configuration}}); err != nil {
 			return err
 		}
-		return store.DeleteInstallation(ctx, tx, inst.ID)
+		if err := store.DeleteInstallation(ctx, tx, inst.ID); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, inst.OrganizationID, "integration.uninstalled", "installation", inst.ID,
+			map[string]any{"integration": name})
 	})
 }
 
@@ -440,3 +453,21 @@ func fanOutToIntegrations(ctx context.Context, tx *store.Tx, e *folio.Event, pay
 // about: the reference's types.
 var integrationEventTypes = map[string]bool{folio.EventSpaceContentUpdated: true, folio.EventSpaceGitSyncStarted: true,
 	folio.EventSpaceGitSyncCompleted: true}
+
+// changedInstallationFields names the fields an update sets.
+func changedInstallationFields(u *folio.InstallationUpdate) []string {
+	out := []string{}
+	if u.Configuration != nil {
+		out = append(out, "configuration")
+	}
+	if u.ExternalIDs != nil {
+		out = append(out, "externalIds")
+	}
+	if u.SpaceSelection != nil {
+		out = append(out, "space_selection")
+	}
+	if u.SiteSelection != nil {
+		out = append(out, "site_selection")
+	}
+	return out
+}

@@ -405,6 +405,10 @@ func (a *App) PublishIntegration(ctx context.Context, caller folio.Caller, name 
 		if err := store.SaveIntegration(ctx, tx, &i, sealed); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, org.ID, "integration.published", "integration", name,
+			map[string]any{"version": i.Version, "visibility": i.Visibility, "scopes": i.Scopes}); err != nil {
+			return err
+		}
 		ov := &folio.OrganizationView{Organization: *org, CallerRole: acc.Role}
 		v = &folio.IntegrationView{Integration: i, Owner: ov, Admin: true}
 		return nil
@@ -540,7 +544,10 @@ func (a *App) UnpublishIntegration(ctx context.Context, caller folio.Caller, nam
 		if err := require(v.Admin, "only admins of the organization that owns the integration unpublish it"); err != nil {
 			return err
 		}
-		return store.DeleteIntegration(ctx, tx, name)
+		if err := store.DeleteIntegration(ctx, tx, name); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, v.OrganizationID, "integration.unpublished", "integration", name, nil)
 	})
 }
 

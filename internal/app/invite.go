@@ -84,7 +84,7 @@ func (a *App) InviteByEmail(ctx context.Context, caller folio.Caller, orgID foli
 			if inv.HasRole {
 				r = inv.Role
 			}
-			added, err := addMember(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: r, JoinedAt: tx.Now, SSO: in.SSO})
+			added, err := addMember(ctx, tx, caller, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: r, JoinedAt: tx.Now, SSO: in.SSO})
 			if err != nil {
 				return err
 			}
@@ -230,7 +230,7 @@ func (a *App) JoinWithInviteLink(ctx context.Context, caller folio.Caller, orgID
 		if err := inviteLinksOn(ctx, tx, orgID); err != nil {
 			return err
 		}
-		added, err := addMember(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: caller.UserID, Role: inv.Role, JoinedAt: tx.Now})
+		added, err := addMember(ctx, tx, caller, &folio.Member{OrganizationID: orgID, UserID: caller.UserID, Role: inv.Role, JoinedAt: tx.Now})
 		if err != nil || added {
 			return err
 		}

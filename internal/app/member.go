@@ -95,6 +95,10 @@ func (a *App) UpdateMemberRole(ctx context.Context, caller folio.Caller, orgID, 
 				"userId": userID, "role": roleName(role), "previousRole": roleName(target.Role)}); err != nil {
 				return err
 			}
+			if err := audit(ctx, tx, caller, orgID, "member.role_updated", "member", userID,
+				map[string]any{"role": roleName(role), "previousRole": roleName(target.Role)}); err != nil {
+				return err
+			}
 		}
 		m, err = store.GetMember(ctx, tx, orgID, userID)
 		return err
@@ -121,6 +125,9 @@ func (a *App) RemoveMember(ctx context.Context, caller folio.Caller, orgID, user
 			return err
 		}
 		if err := store.RemoveMember(ctx, tx, orgID, userID); err != nil {
+			return err
+		}
+		if err := audit(ctx, tx, caller, orgID, "member.removed", "member", userID, map[string]any{"role": roleName(target.Role)}); err != nil {
 			return err
 		}
 		return emit(ctx, tx, orgID, "", folio.EventMemberRemoved, map[string]any{"organizationId": orgID, "userId": userID})
@@ -279,7 +286,7 @@ func (a *App) JoinOrganization(ctx context.Context, caller folio.Caller, orgID f
 			// nothing about an organization it may not join.
 			return errOrgNotFound
 		}
-		_, err = addMember(ctx, tx, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: org.DefaultRole, JoinedAt: tx.Now})
+		_, err = addMember(ctx, tx, caller, &folio.Member{OrganizationID: orgID, UserID: u.ID, Role: org.DefaultRole, JoinedAt: tx.Now})
 		return err
 	})
 }

@@ -524,8 +524,12 @@ func (a *App) RefreshOpenAPISpecs(ctx context.Context, _ string) error {
 // server calls it at start).
 func (a *App) EnsureSchedules(ctx context.Context) error {
 	return a.db.Write(ctx, func(tx *store.Tx) error {
-		return store.PutJobSchedule(ctx, tx, folio.JobSchedule{Name: "openapi-refresh", Kind: folio.JobRefreshOpenAPI,
-			Payload: "{}", Every: folio.OpenAPIScheduleEvery, NextRun: tx.Now.Add(time.Minute)})
+		if err := store.PutJobSchedule(ctx, tx, folio.JobSchedule{Name: "openapi-refresh", Kind: folio.JobRefreshOpenAPI,
+			Payload: "{}", Every: folio.OpenAPIScheduleEvery, NextRun: tx.Now.Add(time.Minute)}); err != nil {
+			return err
+		}
+		return store.PutJobSchedule(ctx, tx, folio.JobSchedule{Name: "audit-prune", Kind: folio.JobPruneAudit,
+			Payload: "{}", Every: auditPruneEvery, NextRun: tx.Now.Add(time.Hour)})
 	})
 }
 

@@ -166,6 +166,9 @@ func (a *App) CreateSAMLProvider(ctx context.Context, caller folio.Caller, orgID
 		if err := store.CreateSAMLProvider(ctx, tx, &p); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "saml.created", "saml-provider", p.ID, map[string]any{"label": p.Label}); err != nil {
+			return err
+		}
 		v, err = samlView(ctx, tx, acc, orgID, p.ID)
 		return err
 	})
@@ -188,6 +191,9 @@ func (a *App) UpdateSAMLProvider(ctx context.Context, caller folio.Caller, orgID
 		if err := store.UpdateSAMLProvider(ctx, tx, p); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "saml.updated", "saml-provider", p.ID, map[string]any{"label": p.Label}); err != nil {
+			return err
+		}
 		v, err = samlView(ctx, tx, acc, orgID, id)
 		return err
 	})
@@ -200,7 +206,10 @@ func (a *App) DeleteSAMLProvider(ctx context.Context, caller folio.Caller, orgID
 		if err := require(acc.Permissions().Admin, errSAMLAdmin); err != nil {
 			return err
 		}
-		return store.DeleteSAMLProvider(ctx, tx, orgID, id)
+		if err := store.DeleteSAMLProvider(ctx, tx, orgID, id); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "saml.deleted", "saml-provider", id, nil)
 	})
 }
 
@@ -369,7 +378,7 @@ func (a *App) SAMLLogin(ctx context.Context, orgID, id folio.ID, samlResponse, s
 				return err
 			}
 			m := folio.Member{OrganizationID: orgID, UserID: u.ID, Role: p.DefaultRole, JoinedAt: tx.Now, SSO: true}
-			if _, err := addMember(ctx, tx, &m); err != nil {
+			if _, err := addMember(ctx, tx, folio.Caller{UserID: u.ID}, &m); err != nil {
 				return err
 			}
 			if p.DefaultTeam != "" {

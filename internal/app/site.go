@@ -205,6 +205,12 @@ func (a *App) UpdateSite(ctx context.Context, caller folio.Caller, orgID, id fol
 			return err
 		}
 		s := &v.Site
+		if u.Visibility.Set && u.Visibility.Value != s.Visibility {
+			if err := audit(ctx, tx, caller, orgID, "site.visibility_updated", "site", id,
+				map[string]any{"visibility": u.Visibility.Value, "previousVisibility": s.Visibility}); err != nil {
+				return err
+			}
+		}
 		if u.Title.Set {
 			s.Title = u.Title.Value
 		}
@@ -266,8 +272,10 @@ func (a *App) DeleteSite(ctx context.Context, caller folio.Caller, orgID, id fol
 		if err := require(acc.Role.AtLeast(folio.RoleCreate), errManageSites); err != nil {
 			return err
 		}
-		existed, err = store.DeleteSite(ctx, tx, orgID, id)
-		return err
+		if existed, err = store.DeleteSite(ctx, tx, orgID, id); err != nil || !existed {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "site.deleted", "site", id, nil)
 	})
 	return existed, err
 }
@@ -286,6 +294,10 @@ func (a *App) PublishSite(ctx context.Context, caller folio.Caller, orgID, id fo
 		typ := folio.EventSitePublished
 		if !publish {
 			typ = folio.EventSiteUnpublished
+		}
+		if err := audit(ctx, tx, caller, orgID, strings.Replace(typ, "_", ".", 1), "site", id,
+			map[string]any{"visibility": v.Visibility}); err != nil {
+			return err
 		}
 		return emit(ctx, tx, orgID, "", typ, map[string]any{"organizationId": orgID, "siteId": id})
 	})

@@ -194,6 +194,10 @@ func (a *App) CreateSpace(ctx context.Context, caller folio.Caller, orgID folio.
 		if err := createInitialRevision(ctx, tx, &s, caller.UserID, emptyTree); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "space.created", "space", s.ID,
+			map[string]any{"title": s.Title, "parent": s.Parent}); err != nil {
+			return err
+		}
 		v = &folio.SpaceView{Space: s, CallerRole: ca.spaceRole(&s)}
 		return nil
 	})
@@ -321,6 +325,9 @@ func (a *App) DeleteSpace(ctx context.Context, caller folio.Caller, id folio.ID)
 		if err := emit(ctx, tx, sv.OrganizationID, id, folio.EventSpaceDeleted, map[string]any{"spaceId": id}); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, sv.OrganizationID, "space.deleted", "space", id, map[string]any{"title": sv.Title}); err != nil {
+			return err
+		}
 		// Sites stop publishing it at once (see removeSiteSpacesOfSpace).
 		if err := removeSiteSpacesOfSpace(ctx, tx, sv.OrganizationID, id); err != nil {
 			return err
@@ -355,6 +362,9 @@ func (a *App) RestoreSpace(ctx context.Context, caller folio.Caller, id folio.ID
 			return err
 		}
 		if err := emit(ctx, tx, s.OrganizationID, id, folio.EventSpaceRestored, map[string]any{"spaceId": id}); err != nil {
+			return err
+		}
+		if err := audit(ctx, tx, caller, s.OrganizationID, "space.restored", "space", id, map[string]any{"title": s.Title}); err != nil {
 			return err
 		}
 		v.DeletedAt, v.UpdatedAt = nil, tx.Now

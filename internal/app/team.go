@@ -54,6 +54,9 @@ func (a *App) CreateTeam(ctx context.Context, caller folio.Caller, orgID folio.I
 		if err := store.CreateTeam(ctx, tx, &t); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "team.created", "team", t.ID, map[string]any{"title": title, "members": ids}); err != nil {
+			return err
+		}
 		for _, id := range ids {
 			if err := store.AddTeamMemberIfAbsent(ctx, tx, orgID, t.ID, id, folio.TeamMember); err != nil {
 				return err
@@ -144,7 +147,10 @@ func (a *App) DeleteTeam(ctx context.Context, caller folio.Caller, orgID, teamID
 		if err := require(acc.Permissions().Admin, "only organization admins can delete teams"); err != nil {
 			return err
 		}
-		return store.DeleteTeam(ctx, tx, orgID, teamID)
+		if err := store.DeleteTeam(ctx, tx, orgID, teamID); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "team.deleted", "team", teamID, nil)
 	})
 }
 
@@ -220,7 +226,10 @@ func (a *App) SetTeamMember(ctx context.Context, caller folio.Caller, orgID, tea
 		if err != nil {
 			return err
 		}
-		return store.SetTeamMember(ctx, tx, orgID, teamID, ids[0], r)
+		if err := store.SetTeamMember(ctx, tx, orgID, teamID, ids[0], r); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "team.member_set", "team", teamID, map[string]any{"userId": ids[0], "role": string(r)})
 	})
 }
 
@@ -230,6 +239,9 @@ func (a *App) RemoveTeamMember(ctx context.Context, caller folio.Caller, orgID, 
 		if _, err := manageTeam(ctx, tx, acc, teamID); err != nil {
 			return err
 		}
-		return store.RemoveTeamMember(ctx, tx, teamID, userID)
+		if err := store.RemoveTeamMember(ctx, tx, teamID, userID); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "team.member_removed", "team", teamID, map[string]any{"userId": userID})
 	})
 }

@@ -83,7 +83,7 @@ func (a *App) createAccount(ctx context.Context, tx *store.Tx, in NewAccount, ac
 	if _, err := store.GetOrganization(ctx, tx, in.Organization); err != nil {
 		return err
 	}
-	_, err = addMember(ctx, tx, &folio.Member{OrganizationID: in.Organization, UserID: u.ID, Role: in.Role, JoinedAt: tx.Now})
+	_, err = addMember(ctx, tx, folio.Caller{}, &folio.Member{OrganizationID: in.Organization, UserID: u.ID, Role: in.Role, JoinedAt: tx.Now})
 	return err
 }
 

@@ -115,7 +115,10 @@ func (a *App) CreateWebhook(ctx context.Context, caller folio.Caller, orgID foli
 		if err != nil {
 			return err
 		}
-		return store.CreateWebhook(ctx, tx, w, sealed)
+		if err := store.CreateWebhook(ctx, tx, w, sealed); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "webhook.created", "webhook", w.ID, webhookAuditFields(w))
 	})
 	return w, secret, err
 }
@@ -157,7 +160,10 @@ func (a *App) UpdateWebhook(ctx context.Context, caller folio.Caller, orgID, id 
 		if err := in.apply(w, false); err != nil {
 			return err
 		}
-		return store.UpdateWebhook(ctx, tx, w)
+		if err := store.UpdateWebhook(ctx, tx, w); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "webhook.updated", "webhook", w.ID, webhookAuditFields(w))
 	})
 	return w, err
 }
@@ -174,7 +180,10 @@ func (a *App) DeleteWebhook(ctx context.Context, caller folio.Caller, orgID, id 
 		} else if err != nil {
 			return err
 		}
-		return store.DeleteWebhook(ctx, tx, id)
+		if err := store.DeleteWebhook(ctx, tx, id); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "webhook.deleted", "webhook", id, nil)
 	})
 }
 
@@ -366,4 +375,14 @@ func clipString(s string, n int) string {
 		return string(r[:n])
 	}
 	return s
+}
+
+// webhookAuditFields are a webhook's settings for the audit log: the URL's
+// host only (its path or query may hold a token), never the secret.
+func webhookAuditFields(w *folio.Webhook) map[string]any {
+	host := ""
+	if u, err := url.Parse(w.URL); err == nil {
+		host = u.Host
+	}
+	return map[string]any{"host": host, "events": w.Events, "active": w.Active}
 }

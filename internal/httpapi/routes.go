@@ -121,6 +121,9 @@ func (s *Server) routes() {
 	s.handle("PUT /v1/orgs/{organizationId}/translations-glossary", authed, s.updateGlossaryEntries)
 	s.handle("GET /v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}", authed, s.getGlossaryEntry)
 
+	// The audit log (folio; docs/operations.md).
+	s.handle("GET /v1/orgs/{organizationId}/audit-log", authed, s.listAuditLog)
+
 	// Webhooks (folio; docs/webhooks.md).
 	s.handle("GET /v1/orgs/{organizationId}/webhooks", authed, s.listWebhooks)
 	s.handle("POST /v1/orgs/{organizationId}/webhooks", authed, s.createWebhook)

@@ -200,7 +200,7 @@ func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler 
 		rid := requestID(r)
 		w.Header().Set("X-Request-Id", rid)
 		st := &reqState{id: rid}
-		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, st))
+		r = r.WithContext(folio.WithRequestID(context.WithValue(r.Context(), ctxKey{}, st), rid))
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
