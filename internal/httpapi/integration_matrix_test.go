@@ -44,7 +44,9 @@ func TestWebhookAndAuditMatrix(t *testing.T) {
 				}, Want: adminOnly(201)},
 			{Name: "getWebhook", Method: "GET", Path: fixed(hook), Want: adminOnly(200)},
 			{Name: "updateWebhook", Method: "PATCH", Path: fixed(hook), State: apitest.Self,
-				Body: func(*apitest.Actors) any { return map[string]any{"url": fmt.Sprintf("https://example.com/u/%d", fresh())} },
+				Body: func(*apitest.Actors) any {
+					return map[string]any{"url": fmt.Sprintf("https://example.com/u/%d", fresh())}
+				},
 				Want: adminOnly(200)},
 			{Name: "deleteWebhook", Method: "DELETE", Path: func(*apitest.Actors) string { return newHook() }, State: apitest.Self,
 				Want: adminOnly(204)},
