@@ -367,17 +367,26 @@ func (a *App) ListOrganizationInstallations(ctx context.Context, caller folio.Ca
 		if err != nil {
 			return err
 		}
-		l = folio.List[folio.InstalledIntegration]{Count: is.Count, Next: is.Next, Items: make([]folio.InstalledIntegration, 0, len(is.Items))}
-		for _, inst := range is.Items {
-			i, err := store.GetIntegration(ctx, tx, inst.Integration)
-			if err != nil {
-				return err
-			}
-			v, err := viewIntegration(ctx, tx, caller, i)
-			if err != nil {
-				return err
-			}
-			l.Items = append(l.Items, folio.InstalledIntegration{Installation: inst, Integration: *v})
+		// The page's integrations in one query, their owners once each.
+		names := make([]string, len(is.Items))
+		for i, inst := range is.Items {
+			names[i] = inst.Integration
+		}
+		byName, err := store.GetIntegrations(ctx, tx, names)
+		if err != nil {
+			return err
+		}
+		integrations := make([]folio.Integration, len(is.Items))
+		for i, name := range names {
+			integrations[i] = *byName[name] // installations go with their integration
+		}
+		views, err := viewIntegrations(ctx, tx, caller, integrations)
+		if err != nil {
+			return err
+		}
+		l = folio.List[folio.InstalledIntegration]{Count: is.Count, Next: is.Next, Items: make([]folio.InstalledIntegration, len(is.Items))}
+		for i := range is.Items {
+			l.Items[i] = folio.InstalledIntegration{Installation: is.Items[i], Integration: views[i]}
 		}
 		return nil
 	})

@@ -509,24 +509,31 @@ func (a *App) ListIntegrations(ctx context.Context, caller folio.Caller, inOrg f
 		if err != nil {
 			return err
 		}
-		l = folio.List[folio.IntegrationView]{Count: is.Count, Next: is.Next, Items: make([]folio.IntegrationView, 0, len(is.Items))}
-		owners := map[folio.ID]*folio.IntegrationView{}
-		for i := range is.Items {
-			// One owner lookup per organization, not per integration.
-			if o, ok := owners[is.Items[i].OrganizationID]; ok {
-				l.Items = append(l.Items, folio.IntegrationView{Integration: is.Items[i], Owner: o.Owner, Admin: o.Admin})
-				continue
-			}
-			v, err := viewIntegration(ctx, tx, caller, &is.Items[i])
-			if err != nil {
-				return err
-			}
-			owners[v.OrganizationID] = v
-			l.Items = append(l.Items, *v)
-		}
-		return nil
+		l = folio.List[folio.IntegrationView]{Count: is.Count, Next: is.Next}
+		l.Items, err = viewIntegrations(ctx, tx, caller, is.Items)
+		return err
 	})
 	return l, err
+}
+
+// viewIntegrations views a page of integrations with one owner lookup per
+// organization, not per integration.
+func viewIntegrations(ctx context.Context, tx *store.Tx, caller folio.Caller, is []folio.Integration) ([]folio.IntegrationView, error) {
+	out := make([]folio.IntegrationView, 0, len(is))
+	owners := map[folio.ID]*folio.IntegrationView{}
+	for i := range is {
+		if o, ok := owners[is[i].OrganizationID]; ok {
+			out = append(out, folio.IntegrationView{Integration: is[i], Owner: o.Owner, Admin: o.Admin})
+			continue
+		}
+		v, err := viewIntegration(ctx, tx, caller, &is[i])
+		if err != nil {
+			return nil, err
+		}
+		owners[v.OrganizationID] = v
+		out = append(out, *v)
+	}
+	return out, nil
 }
 
 // UnpublishIntegration removes an integration with its installations and

@@ -78,12 +78,17 @@ func (a *App) siteScriptList(ctx context.Context, tx *store.Tx, orgID, siteID fo
 	if err != nil {
 		return nil, err
 	}
+	names := make([]string, len(ls))
+	for i, l := range ls {
+		names[i] = l.Integration
+	}
+	byName, err := store.GetIntegrations(ctx, tx, names)
+	if err != nil {
+		return nil, err
+	}
 	out := []SiteScript{}
 	for _, l := range ls {
-		i, err := store.GetIntegration(ctx, tx, l.Integration)
-		if err != nil {
-			return nil, err
-		}
+		i := byName[l.Integration]
 		out = append(out, SiteScript{URL: a.publicURL + publishedScriptPath(l.Integration, l.Installation, siteID),
 			CSP: cspHeader(i.CSP), Cookies: i.Allows("site:script:cookies")})
 	}

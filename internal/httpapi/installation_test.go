@@ -366,7 +366,8 @@ func TestSiteIntegrationScripts(t *testing.T) {
 		publish(t, s, admin, "quiet", manifest(org, map[string]any{"script": script}))
 		var inst installationBody
 		s.Do(t, admin, "POST", "/v1/integrations/injector/installations", map[string]any{"organization": org}).WantStatus(t, 201).JSON(t, &inst)
-		s.Do(t, admin, "POST", "/v1/integrations/quiet/installations", map[string]any{"organization": org}).WantStatus(t, 201)
+		var quiet installationBody
+		s.Do(t, admin, "POST", "/v1/integrations/quiet/installations", map[string]any{"organization": org}).WantStatus(t, 201).JSON(t, &quiet)
 		site := newSite(t, s, admin, org, map[string]any{"title": "Site"})
 		list := "/v1/orgs/" + org + "/sites/" + site.ID + "/integration-scripts"
 		var scripts []struct {
@@ -387,7 +388,9 @@ func TestSiteIntegrationScripts(t *testing.T) {
 			r.Header.Get("Content-Security-Policy") != "script-src 'self' https://cdn.example" {
 			t.Fatalf("script %q, headers %v", r.Body, r.Header)
 		}
-		s.Do(t, "", "GET", strings.Replace(path, "injector", "quiet", 1), nil).WantStatus(t, 404)
+		// An installation without the site:script:inject scope serves nothing.
+		quietPath := strings.Replace(strings.Replace(path, "injector", "quiet", 1), inst.ID, quiet.ID, 1)
+		s.Do(t, "", "GET", quietPath, nil).WantError(t, 404, "script not found")
 	})
 }
 

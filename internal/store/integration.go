@@ -171,3 +171,26 @@ func GetOrganizationByHostname(ctx context.Context, t *Tx, hostname string) (*fo
 	}
 	return &v.Organization, nil
 }
+
+// GetIntegrations returns integrations by name, in one query; names with
+// no integration are left out.
+func GetIntegrations(ctx context.Context, t *Tx, names []string) (map[string]*folio.Integration, error) {
+	out := make(map[string]*folio.Integration, len(names))
+	if len(names) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(names))
+	for i, n := range names {
+		args[i] = n
+	}
+	err := t.query(ctx, `SELECT `+integrationColumns+` FROM integrations i WHERE i.name IN (`+placeholders(len(names))+`)`, args,
+		func(rows *sql.Rows) error {
+			in := new(folio.Integration)
+			if err := scanIntegration(rows, in); err != nil {
+				return err
+			}
+			out[in.Name] = in
+			return nil
+		})
+	return out, wrap(err, "get integrations")
+}
