@@ -69,17 +69,23 @@ func (a *App) SetIntegrationDev(ctx context.Context, caller folio.Caller, name, 
 // what it is installed on.
 func (a *App) ExpandTargets(ctx context.Context, items []folio.TargetInstallation) (spaces map[folio.ID]*folio.SpaceView, sites map[folio.ID]*folio.SiteView, err error) {
 	spaces, sites = map[folio.ID]*folio.SpaceView{}, map[folio.ID]*folio.SiteView{}
+	var spaceIDs []folio.ID
+	for _, ti := range items {
+		if ti.Kind == folio.InstallOnSpace {
+			spaceIDs = append(spaceIDs, ti.TargetID)
+		}
+	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		// Spaces in one query; sites are few per organization.
+		found, err := store.GetSpaces(ctx, tx, spaceIDs)
+		if err != nil {
+			return err
+		}
+		for id, s := range found {
+			spaces[id] = &folio.SpaceView{Space: *s}
+		}
 		for _, ti := range items {
-			if ti.Kind == folio.InstallOnSpace {
-				s, err := store.GetSpace(ctx, tx, ti.TargetID)
-				if folio.IsNotFound(err) {
-					continue
-				}
-				if err != nil {
-					return err
-				}
-				spaces[s.ID] = &folio.SpaceView{Space: *s}
+			if ti.Kind != folio.InstallOnSite {
 				continue
 			}
 			s, err := store.GetSite(ctx, tx, ti.OrganizationID, ti.TargetID)
