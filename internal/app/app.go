@@ -104,8 +104,6 @@ type App struct {
 	siteScripts publishedScripts
 	// scriptRunner runs integration scripts; nil when the server runs none.
 	scriptRunner *scripts.Runner
-	// scripts runs integration scripts; nil when the server runs none.
-	scripts func(ctx context.Context, d *dispatch, event, env []byte) error
 	// openAPIOps caches the operations of OpenAPI specification versions
 	// by version id (versions never change; openapiops.go).
 	openAPIOps *lru[folio.ID, *specOps]
@@ -165,7 +163,7 @@ func New(cfg Config) *App {
 	a.siteScripts.entries = map[string]publishedScriptEntry{}
 	a.siteScripts.lists = map[folio.ID]siteScriptEntry{}
 	if !cfg.NoScripts {
-		a.useScriptRunner(scripts.NewRunner(cfg.HTTPClient, cfg.ScriptLimits))
+		a.scriptRunner = scripts.NewRunner(cfg.HTTPClient, cfg.ScriptLimits)
 	}
 	return a
 }

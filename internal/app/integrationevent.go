@@ -278,9 +278,9 @@ func (a *App) integrationEnvironment(ctx context.Context, d *dispatch) ([]byte, 
 // runIntegrationScript runs the integration's script on the event (set
 // when the script runtime is configured).
 func (a *App) runIntegrationScript(ctx context.Context, d *dispatch, event, env []byte) error {
-	if a.scripts == nil {
+	if a.scriptRunner == nil {
 		return a.finishIntegrationEvent(ctx, d.event, []folio.IntegrationEventLog{{Level: "error",
 			Message: "this server does not run integration scripts", Timestamp: a.clock.Now()}}, false, false)
 	}
-	return a.scripts(ctx, d, event, env)
+	return a.runScript(ctx, a.scriptRunner, d, event, env)
 }

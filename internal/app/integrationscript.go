@@ -11,14 +11,6 @@ import (
 	"github.com/foliodocs/folio/internal/scripts"
 )
 
-// useScriptRunner makes the app run integration scripts with r.
-func (a *App) useScriptRunner(r *scripts.Runner) {
-	a.scriptRunner = r
-	a.scripts = func(ctx context.Context, d *dispatch, event, env []byte) error {
-		return a.runScript(ctx, r, d, event, env)
-	}
-}
-
 // runScript runs the integration's script on one event, as GitBook's
 // runtime expects (a POST of the event, its environment and the fetch
 // body to /v1), and records its console output and outcome in the event's
