@@ -77,6 +77,10 @@ const (
 	// through the integration's development tunnel, or by running its
 	// script. Payload: {"integration", "event"}.
 	JobDispatchIntegrationEvent = "dispatch-integration-event"
+	// JobCollectGarbage purges overdue deleted spaces, removes objects
+	// and blobs nothing reaches and prunes old history (the "gc"
+	// schedule; docs/garbage-collection.md). Payload: {}.
+	JobCollectGarbage = "collect-garbage"
 )
 
 // SpaceRetention is how long a deleted space can be restored.

@@ -31,18 +31,18 @@ const shutdownGrace = 30 * time.Second
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
 	var (
-		sf                                    storeFlags
-		addr, publicURL, logLevel, adminEmail string
-		pdfPaper                              string
-		secretKeyFile                         string
-		gitCacheDir, gitSSHKeyFile, gitHosts  string
-		accessLog, importPrivate, gitFile     bool
-		gitTimeout                            time.Duration
-		trEngine, trURL, trModel              string
-		maxBody, readerCache                  int64
-		bodyTimeout                           time.Duration
-		limits                                httpapi.RateLimits
-		auditRetention                        time.Duration
+		sf                                        storeFlags
+		addr, publicURL, logLevel, adminEmail     string
+		pdfPaper                                  string
+		secretKeyFile                             string
+		gitCacheDir, gitSSHKeyFile, gitHosts      string
+		accessLog, importPrivate, gitFile         bool
+		gitTimeout                                time.Duration
+		trEngine, trURL, trModel                  string
+		maxBody, readerCache                      int64
+		bodyTimeout                               time.Duration
+		limits                                    httpapi.RateLimits
+		auditRetention, historyRetention, gcGrace time.Duration
 	)
 	e := &env{getenv: getenv}
 	sf.register(fs, e)
@@ -84,8 +84,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"requests a minute per client address without a token (reader, downloads, SAML); 0: no limit (FOLIO_RATE_LIMIT_ADDRESS)")
 	fs.IntVar(&limits.Sensitive, "rate-limit-sensitive", int(e.integer("FOLIO_RATE_LIMIT_SENSITIVE", httpapi.DefaultRateLimitSensitive)),
 		"requests a minute per client address to sign-in and token routes; 0: no limit (FOLIO_RATE_LIMIT_SENSITIVE)")
-	fs.DurationVar(&auditRetention, "audit-retention", auditRetentionEnv(e),
+	fs.DurationVar(&auditRetention, "audit-retention", retentionEnv(e, "FOLIO_AUDIT_RETENTION", folio.DefaultAuditRetention),
 		"how long audit log entries are kept (default a year; negative: forever) (FOLIO_AUDIT_RETENTION)")
+	fs.DurationVar(&historyRetention, "history-retention", retentionEnv(e, "FOLIO_HISTORY_RETENTION", app.DefaultHistoryRetention),
+		"how long finished jobs, events, webhook deliveries and integration events are kept (default 30 days; negative: forever) (FOLIO_HISTORY_RETENTION)")
+	fs.DurationVar(&gcGrace, "gc-grace", e.duration("FOLIO_GC_GRACE", app.DefaultGCGrace),
+		"how long garbage collection keeps unreachable content after its last write; longer than any commit takes (FOLIO_GC_GRACE, docs/garbage-collection.md)")
 	fs.Int64Var(&readerCache, "reader-cache", e.integer("FOLIO_READER_CACHE", reader.DefaultCacheBytes),
 		"bytes of rendered reader HTML kept in memory, per server; 0 turns the cache off (FOLIO_READER_CACHE)")
 	if err := parseFlags(fs, e, args); err != nil {
@@ -145,7 +149,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL, Blobs: files,
-		HTTPClient: httpClient, Sealer: sealer, Git: git, Translator: translator, AuditRetention: auditRetention})
+		HTTPClient: httpClient, Sealer: sealer, Git: git, Translator: translator, AuditRetention: auditRetention,
+		HistoryRetention: historyRetention, GCGrace: gcGrace})
 	printer, err := pdf.New(a, publicURL, pdfPaper)
 	if err != nil {
 		return fmt.Errorf("--pdf-paper: %w", err)
@@ -280,17 +285,17 @@ func openSealer(keyText, keyFile string, sf *storeFlags, logger *slog.Logger) (*
 	return seal.New(key)
 }
 
-// auditRetentionEnv reads FOLIO_AUDIT_RETENTION, which may be negative
-// (keep forever), unlike other durations.
-func auditRetentionEnv(e *env) time.Duration {
-	v := e.getenv("FOLIO_AUDIT_RETENTION")
+// retentionEnv reads a retention from the environment, which may be
+// negative (keep forever), unlike other durations.
+func retentionEnv(e *env, name string, def time.Duration) time.Duration {
+	v := e.getenv(name)
 	if v == "" {
-		return folio.DefaultAuditRetention
+		return def
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
-		e.fail(fmt.Errorf("FOLIO_AUDIT_RETENTION=%q is not a duration such as 8760h", v))
-		return folio.DefaultAuditRetention
+		e.fail(fmt.Errorf("%s=%q is not a duration such as 720h", name, v))
+		return def
 	}
 	return d
 }

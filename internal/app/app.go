@@ -50,6 +50,14 @@ type Config struct {
 	// AuditRetention is how long audit entries are kept; 0 selects
 	// folio.DefaultAuditRetention, a negative value keeps them forever.
 	AuditRetention time.Duration
+	// GCGrace is how long garbage collection keeps an unreachable object
+	// or blob after its last write; 0 selects DefaultGCGrace. It must
+	// exceed the longest commit (see docs/garbage-collection.md).
+	GCGrace time.Duration
+	// HistoryRetention is how long finished jobs, events, webhook
+	// deliveries and integration events are kept; 0 selects
+	// DefaultHistoryRetention, a negative value keeps them forever.
+	HistoryRetention time.Duration
 	// Sealer encrypts the secrets kept in the database (site visitor keys)
 	// with the server key; nil when the server has none, and then the
 	// operations that need one answer Unavailable.
@@ -100,6 +108,11 @@ type App struct {
 	siteViews siteListeners
 	// auditRetention is how long audit entries are kept (<= 0: forever).
 	auditRetention time.Duration
+	// gcGrace and historyRetention configure garbage collection (gc.go);
+	// gcAfterMark, set by tests, runs between its mark and its sweep.
+	gcGrace          time.Duration
+	historyRetention time.Duration
+	gcAfterMark      func()
 	// siteScripts caches the answers of sites' integration scripts.
 	siteScripts publishedScripts
 	// scriptRunner runs integration scripts; nil when the server runs none.
@@ -156,6 +169,13 @@ func New(cfg Config) *App {
 	if cfg.Git != nil {
 		a.setupGit(*cfg.Git)
 	}
+	a.gcGrace, a.historyRetention = cfg.GCGrace, cfg.HistoryRetention
+	if a.gcGrace <= 0 {
+		a.gcGrace = DefaultGCGrace
+	}
+	if a.historyRetention == 0 {
+		a.historyRetention = DefaultHistoryRetention
+	}
 	a.auditRetention = cfg.AuditRetention
 	if a.auditRetention == 0 {
 		a.auditRetention = folio.DefaultAuditRetention
@@ -191,5 +211,6 @@ func (a *App) JobHandlers() map[string]func(context.Context, string) error {
 		folio.JobDeliverWebhook:           a.DeliverWebhookJob,
 		folio.JobDispatchIntegrationEvent: a.DispatchIntegrationEventJob,
 		folio.JobPruneAudit:               a.PruneAuditJob,
+		folio.JobCollectGarbage:           a.CollectGarbageJob,
 	}
 }

@@ -495,6 +495,9 @@ func backoff(ctx context.Context, attempt int) bool {
 func (a *App) advanceChangeRequest(ctx context.Context, caller folio.Caller, b crBase, snap *content.Snapshot, id folio.ID,
 	typ string, extraParents []folio.ID, ancestor folio.ID, contributed bool) (rev *folio.Revision, err error) {
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if err := a.claimBlobs(ctx, tx, snap); err != nil {
+			return err
+		}
 		sv, cr, err := changeRequest(ctx, tx, caller, b.head.Space.ID, b.cr.ID)
 		if err != nil {
 			return err
@@ -502,7 +505,7 @@ func (a *App) advanceChangeRequest(ctx context.Context, caller folio.Caller, b c
 		if err := requireChangeRequestWritable(sv, cr); err != nil {
 			return err
 		}
-		if err := putTree(ctx, tx, b.head.Tree, snap.Tree, snap.Documents); err != nil {
+		if err := a.putTree(ctx, tx, b.head.Tree, snap.Tree, snap.Documents); err != nil {
 			return err
 		}
 		if id == "" {

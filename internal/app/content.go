@@ -340,7 +340,14 @@ func (l contentLinks) FilePath(fileID string) string {
 }
 
 // blobKey is where a file's bytes live in the bucket.
-func blobKey(h content.Hash) string { return "blobs/" + h.String() }
+func blobKey(h content.Hash) string { return blobPrefix + h.String() }
+
+// The bucket's folders: files' bytes, PDF exports, integration assets.
+const (
+	blobPrefix  = "blobs/"
+	pdfPrefix   = "pdf/"
+	assetPrefix = "integrations/assets/"
+)
 
 // fileURLLifetime is how long a download URL stays valid at least; URLs are
 // issued per hour window so that repeated reads give the same URL.

@@ -230,7 +230,7 @@ func (a *App) mergeOnce(ctx context.Context, caller folio.Caller, spaceID folio.
 		if cr.Revision != in.cr.Revision {
 			return store.ErrChangeRequestMoved
 		}
-		if err := putTree(ctx, tx, in.current.Tree, snap.Tree, snap.Documents); err != nil {
+		if err := a.putTree(ctx, tx, in.current.Tree, snap.Tree, snap.Documents); err != nil {
 			return err
 		}
 		rev = &folio.Revision{ID: folio.NewID(), SpaceID: sv.ID, TreeHash: snap.Tree.Hash().String(),

@@ -63,7 +63,7 @@ func AssetContentType(name string) string {
 	return "application/octet-stream"
 }
 
-func assetKey(name string) string { return "integrations/assets/" + name }
+func assetKey(name string) string { return assetPrefix + name }
 
 func decodeAsset(field, b64 string, limit int) (*integrationAsset, error) {
 	data, err := base64.StdEncoding.DecodeString(b64)
@@ -365,11 +365,19 @@ func (a *App) PublishIntegration(ctx context.Context, caller folio.Caller, name 
 		}
 	}
 	// Assets are content-addressed: writing them before the transaction
-	// leaves at worst an unreferenced file when it fails.
+	// leaves at worst an unreferenced file when it fails, which garbage
+	// collection removes; the transaction claims them.
 	if err := a.putAssets(ctx, assets); err != nil {
 		return nil, err
 	}
+	assetKeys := make([]string, len(assets))
+	for n, as := range assets {
+		assetKeys[n] = assetKey(as.name)
+	}
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if err := a.claimKeys(ctx, tx, assetKeys); err != nil {
+			return err
+		}
 		org, err := resolveOrganization(ctx, tx, *in.Organization)
 		if err != nil {
 			return err
@@ -424,12 +432,7 @@ func (a *App) putAssets(ctx context.Context, assets []*integrationAsset) error {
 		return folio.Errorf(folio.Unavailable, "file storage is not configured")
 	}
 	for _, as := range assets {
-		if ok, err := a.blobs.Exists(ctx, assetKey(as.name)); err != nil {
-			return err
-		} else if ok {
-			continue
-		}
-		if err := a.blobs.WriteAll(ctx, assetKey(as.name), as.data, &blob.WriterOptions{ContentType: as.mime}); err != nil {
+		if err := a.putBlob(ctx, assetKey(as.name), as.data, as.mime); err != nil {
 			return err
 		}
 	}

@@ -528,8 +528,12 @@ func (a *App) EnsureSchedules(ctx context.Context) error {
 			Payload: "{}", Every: folio.OpenAPIScheduleEvery, NextRun: tx.Now.Add(time.Minute)}); err != nil {
 			return err
 		}
-		return store.PutJobSchedule(ctx, tx, folio.JobSchedule{Name: "audit-prune", Kind: folio.JobPruneAudit,
-			Payload: "{}", Every: auditPruneEvery, NextRun: tx.Now.Add(time.Hour)})
+		if err := store.PutJobSchedule(ctx, tx, folio.JobSchedule{Name: "audit-prune", Kind: folio.JobPruneAudit,
+			Payload: "{}", Every: auditPruneEvery, NextRun: tx.Now.Add(time.Hour)}); err != nil {
+			return err
+		}
+		return store.PutJobSchedule(ctx, tx, folio.JobSchedule{Name: "gc", Kind: folio.JobCollectGarbage,
+			Payload: "{}", Every: gcEvery, NextRun: tx.Now.Add(2 * time.Hour)})
 	})
 }
 

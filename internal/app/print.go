@@ -100,7 +100,7 @@ func (t PrintTarget) Variant() string {
 
 // pdfKey is where the PDF of a target lives in the bucket.
 func pdfKey(t PrintTarget) string {
-	return "pdf/" + t.SpaceID + "/" + t.RevisionID + "/" + t.Variant() + ".pdf"
+	return pdfPrefix + t.SpaceID + "/" + t.RevisionID + "/" + t.Variant() + ".pdf"
 }
 
 var (

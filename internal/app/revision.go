@@ -1,16 +1,13 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/store"
-	"gocloud.dev/blob"
 )
 
 // emptyTree is the content of a new space: no pages, no files.
@@ -18,7 +15,7 @@ var emptyTree = &content.Tree{Pages: []*content.Page{}}
 
 // putTree stores the objects of t that base does not share, and the
 // documents given.
-func putTree(ctx context.Context, tx *store.Tx, base, t *content.Tree, docs map[content.Hash]*content.Document) error {
+func (a *App) putTree(ctx context.Context, tx *store.Tx, base, t *content.Tree, docs map[content.Hash]*content.Document) error {
 	objs := make([]store.Object, 0, len(docs)+8)
 	for _, d := range docs {
 		o, err := content.DocumentObject(d)
@@ -30,14 +27,14 @@ func putTree(ctx context.Context, tx *store.Tx, base, t *content.Tree, docs map[
 	for _, o := range content.TreeObjects(base, t) {
 		objs = append(objs, store.Object{Hash: hashHex(o.Hash), Kind: o.Kind, Data: o.Data})
 	}
-	return store.PutObjects(ctx, tx, objs)
+	return store.PutObjects(ctx, tx, objs, tx.Now.Add(-a.gcGrace/4))
 }
 
 // createInitialRevision gives a new space its first revision, holding tree
 // (which must already be stored, or be the empty tree).
-func createInitialRevision(ctx context.Context, tx *store.Tx, s *folio.Space, createdBy folio.ID, tree *content.Tree) error {
+func (a *App) createInitialRevision(ctx context.Context, tx *store.Tx, s *folio.Space, createdBy folio.ID, tree *content.Tree) error {
 	if tree == emptyTree {
-		if err := putTree(ctx, tx, nil, emptyTree, nil); err != nil {
+		if err := a.putTree(ctx, tx, nil, emptyTree, nil); err != nil {
 			return err
 		}
 	}
@@ -120,6 +117,9 @@ func (a *App) commit(ctx context.Context, caller folio.Caller, spaceID folio.ID,
 
 func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content, snap *content.Snapshot, e edit) (c *Content, err error) {
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if err := a.claimBlobs(ctx, tx, snap); err != nil {
+			return err
+		}
 		sv, _, err := space(ctx, tx, caller, base.Space.ID)
 		if err != nil {
 			return err
@@ -127,7 +127,7 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 		if err := e.check(sv); err != nil {
 			return err
 		}
-		if err := putTree(ctx, tx, base.Tree, snap.Tree, snap.Documents); err != nil {
+		if err := a.putTree(ctx, tx, base.Tree, snap.Tree, snap.Documents); err != nil {
 			return err
 		}
 		id := e.revision
@@ -181,25 +181,34 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 	return c, nil
 }
 
-// putBlobs writes the snapshot's file bytes that the bucket lacks.
+// putBlobs writes the snapshot's file bytes that the bucket lacks. The
+// commit's transaction then claims them (claimBlobs).
 func (a *App) putBlobs(ctx context.Context, snap *content.Snapshot) error {
 	if len(snap.Blobs) > 0 && a.blobs == nil {
 		return folio.Errorf(folio.Unavailable, "file storage is not configured")
 	}
 	for h, b := range snap.Blobs {
-		key := blobKey(h)
-		ok, err := a.blobs.Exists(ctx, key)
-		if err != nil {
-			return fmt.Errorf("check blob %s: %w", h, err)
-		}
-		if ok {
-			continue
-		}
-		if err := a.blobs.Upload(ctx, key, bytes.NewReader(b), &blob.WriterOptions{ContentType: "application/octet-stream"}); err != nil {
-			return fmt.Errorf("write blob %s: %w", h, err)
+		if err := a.putBlob(ctx, blobKey(h), b, "application/octet-stream"); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// claimBlobs claims, in the commit's transaction, the bucket keys of the
+// file bytes the commit brings, so that garbage collection keeps them
+// (docs/garbage-collection.md). It fails as Unavailable, which commits
+// retry after putting the bytes again, when a collection is removing one
+// of them or removed it before the claim.
+func (a *App) claimBlobs(ctx context.Context, tx *store.Tx, snap *content.Snapshot) error {
+	if len(snap.Blobs) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(snap.Blobs))
+	for h := range snap.Blobs {
+		keys = append(keys, blobKey(h))
+	}
+	return a.claimKeys(ctx, tx, keys)
 }
 
 // ownPages returns snap with a fresh copy of every page that is not one of

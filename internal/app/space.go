@@ -191,7 +191,7 @@ func (a *App) CreateSpace(ctx context.Context, caller folio.Caller, orgID folio.
 		if err := store.CreateSpace(ctx, tx, &s); err != nil {
 			return err
 		}
-		if err := createInitialRevision(ctx, tx, &s, caller.UserID, emptyTree); err != nil {
+		if err := a.createInitialRevision(ctx, tx, &s, caller.UserID, emptyTree); err != nil {
 			return err
 		}
 		if err := audit(ctx, tx, caller, orgID, "space.created", "space", s.ID,

@@ -205,3 +205,43 @@ func decodePage(h Hash, data []byte) (*Page, []Hash, error) {
 	p.memo.Store(&pageMemo{owner: p, hash: h})
 	return p, children, nil
 }
+
+// Refs returns what a stored object refers to, for garbage collection:
+// the page objects to read in turn, the documents, and the file blobs. A
+// document refers to nothing stored by hash (files by id, through the tree).
+func Refs(kind string, data []byte) (pages, documents, blobs []Hash, err error) {
+	switch kind {
+	case KindTree:
+		var tc treeCanon
+		if err := json.Unmarshal(data, &tc); err != nil {
+			return nil, nil, nil, fmt.Errorf("decode tree: %w", err)
+		}
+		for _, s := range tc.Pages {
+			h, err := ParseHash(s)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("decode tree: %w", err)
+			}
+			pages = append(pages, h)
+		}
+		for _, rc := range tc.ReusableContents {
+			if !rc.Document.IsZero() {
+				documents = append(documents, rc.Document)
+			}
+		}
+		for _, f := range tc.Files {
+			if !f.Blob.IsZero() {
+				blobs = append(blobs, f.Blob)
+			}
+		}
+	case KindPage:
+		p, children, err := decodePage(Hash{}, data)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		pages = children
+		if !p.Document.IsZero() {
+			documents = append(documents, p.Document)
+		}
+	}
+	return pages, documents, blobs, nil
+}

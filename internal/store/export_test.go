@@ -35,3 +35,13 @@ func FTSSegments(ctx context.Context, db *DB) (int, error) {
 	})
 	return n, err
 }
+
+// ApplyMigration runs one migration up or down.
+func ApplyMigration(ctx context.Context, db *DB, version int64, up bool) error {
+	p, err := db.provider()
+	if err != nil {
+		return err
+	}
+	_, err = p.ApplyVersion(ctx, version, up)
+	return err
+}

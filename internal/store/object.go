@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/foliodocs/folio"
 )
@@ -21,25 +22,33 @@ type Object struct {
 // limits on bound parameters.
 const maxObjectsPerInsert = 200
 
-// PutObjects stores objects, skipping those already stored: identical
-// content is kept once, whoever writes it.
-func PutObjects(ctx context.Context, t *Tx, objs []Object) error {
+// PutObjects stores objects. One already stored is kept as it is (identical
+// content is kept once, whoever writes it), but its touched_at moves to now
+// when it is older than touchBefore: the garbage collector removes only
+// objects untouched for its grace period, so a commit that reuses an object
+// the last sweep found unreachable keeps it (docs/garbage-collection.md). On
+// PostgreSQL the upsert locks the row until commit, so a sweep deleting it
+// meanwhile waits and then sees the new time.
+func PutObjects(ctx context.Context, t *Tx, objs []Object, touchBefore time.Time) error {
 	// One order for every writer: two transactions inserting the same new
 	// objects in opposite orders would deadlock on PostgreSQL.
 	objs = slices.Clone(objs)
 	slices.SortFunc(objs, func(a, b Object) int { return strings.Compare(a.Hash, b.Hash) })
 	for start := 0; start < len(objs); start += maxObjectsPerInsert {
 		batch := objs[start:min(start+maxObjectsPerInsert, len(objs))]
-		q := `INSERT INTO objects (hash, kind, data, created_at) VALUES `
-		args := make([]any, 0, 4*len(batch))
+		var q strings.Builder
+		q.WriteString(`INSERT INTO objects (hash, kind, data, touched_at) VALUES `)
+		args := make([]any, 0, 4*len(batch)+1)
 		for i, o := range batch {
 			if i > 0 {
-				q += ", "
+				q.WriteString(", ")
 			}
-			q += "(?, ?, ?, ?)"
+			q.WriteString("(?, ?, ?, ?)")
 			args = append(args, o.Hash, o.Kind, string(o.Data), micros(t.Now))
 		}
-		if _, err := t.once().exec(ctx, q+` ON CONFLICT (hash) DO NOTHING`, args...); err != nil {
+		q.WriteString(` ON CONFLICT (hash) DO UPDATE SET touched_at = excluded.touched_at WHERE objects.touched_at < ?`)
+		args = append(args, micros(touchBefore))
+		if _, err := t.once().exec(ctx, q.String(), args...); err != nil {
 			return wrap(err, "put objects")
 		}
 	}

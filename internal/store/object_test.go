@@ -26,7 +26,7 @@ func TestObjectsAreStoredOnceAndReadBack(t *testing.T) {
 			objs = append(objs, obj("document", fmt.Sprintf(`{"n":%d}`, i)))
 		}
 		for range 2 { // writing the same content twice stores it once
-			if err := db.Write(ctx, func(tx *store.Tx) error { return store.PutObjects(ctx, tx, objs) }); err != nil {
+			if err := db.Write(ctx, func(tx *store.Tx) error { return store.PutObjects(ctx, tx, objs, tx.Now) }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -80,7 +80,15 @@ func TestSpacesOfOlderVersionsGetARevision(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		sp := newSpace(t, db, "old@example.com")
+		// Migration 9 wrote objects as they were then (before 29 renamed
+		// their time column).
+		if err := store.ApplyMigration(ctx, db, 29, false); err != nil {
+			t.Fatal(err)
+		}
 		if err := store.ReapplyMigration(ctx, db, 9); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.ApplyMigration(ctx, db, 29, true); err != nil {
 			t.Fatal(err)
 		}
 		var rev *folio.Revision
