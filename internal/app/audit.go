@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"time"
 
 	"github.com/foliodocs/folio"
@@ -62,3 +64,25 @@ func (a *App) PruneAuditJob(ctx context.Context, _ string) error {
 
 // auditPruneEvery is how often the audit log is pruned.
 const auditPruneEvery = 24 * time.Hour
+
+// auditChanges returns the fields a PATCH body of Optionals sets, by their
+// JSON names, with their new values (nil for null). Only for bodies
+// without secrets.
+func auditChanges(body any) map[string]any {
+	out := map[string]any{}
+	v := reflect.Indirect(reflect.ValueOf(body))
+	for i := range v.NumField() {
+		f, sf := v.Field(i), v.Type().Field(i)
+		set := f.Kind() == reflect.Struct && f.FieldByName("Set").IsValid() && f.FieldByName("Set").Bool()
+		if !set {
+			continue
+		}
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if f.FieldByName("Null").Bool() {
+			out[name] = nil
+			continue
+		}
+		out[name] = f.FieldByName("Value").Interface()
+	}
+	return out
+}

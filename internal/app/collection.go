@@ -35,6 +35,10 @@ func (a *App) CreateCollection(ctx context.Context, caller folio.Caller, orgID f
 		if err := store.CreateCollection(ctx, tx, &c); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "collection.created", "collection", c.ID,
+			map[string]any{"title": title, "parent": parent}); err != nil {
+			return err
+		}
 		ca.tree.Collections[c.ID] = c
 		v = &folio.CollectionView{Collection: c, CallerRole: ca.collectionRole(&c)}
 		return nil
@@ -90,6 +94,9 @@ func (a *App) UpdateCollection(ctx context.Context, caller folio.Caller, id foli
 			u.DefaultLevel = &l
 		}
 		if err := store.UpdateCollection(ctx, tx, id, u); err != nil {
+			return err
+		}
+		if err := audit(ctx, tx, caller, cv.OrganizationID, "collection.updated", "collection", id, auditChanges(in)); err != nil {
 			return err
 		}
 		c, err := store.GetCollection(ctx, tx, id)

@@ -293,6 +293,12 @@ func (a *App) queueGit(ctx context.Context, caller folio.Caller, spaceID folio.I
 		if err := store.PutGitSync(ctx, tx, g); err != nil {
 			return err
 		}
+		// The URL without its credentials, which only say they exist.
+		if err := audit(ctx, tx, caller, sv.OrganizationID, "space.git_sync_"+direction, "space", sv.ID,
+			map[string]any{"url": op.URL, "ref": in.Ref, "projectDirectory": g.ProjectDir, "credentials": creds != nil,
+				"operation": op.ID}); err != nil {
+			return err
+		}
 		if err := store.CreateGitOperation(ctx, tx, op, string(params), sealed); err != nil {
 			return err
 		}
@@ -388,8 +394,10 @@ func (a *App) DeleteLegacyGitInstallation(ctx context.Context, caller folio.Call
 		if err := requireGitSync(sv); err != nil {
 			return err
 		}
-		existed, err = store.RemoveGitSync(ctx, tx, sv.ID)
-		return err
+		if existed, err = store.RemoveGitSync(ctx, tx, sv.ID); err != nil || !existed {
+			return err
+		}
+		return audit(ctx, tx, caller, sv.OrganizationID, "space.git_sync_removed", "space", sv.ID, nil)
 	})
 	return existed, err
 }

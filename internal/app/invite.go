@@ -153,7 +153,10 @@ func (a *App) CreateInviteLink(ctx context.Context, caller folio.Caller, orgID f
 			return err
 		}
 		inv = &folio.InviteLink{ID: folio.NewID(), OrganizationID: orgID, Role: role, CreatedBy: caller.UserID, CreatedAt: tx.Now}
-		return store.CreateInviteLink(ctx, tx, inv)
+		if err := store.CreateInviteLink(ctx, tx, inv); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "invite_link.created", "invite-link", inv.ID, map[string]any{"role": roleName(role)})
 	})
 	return inv, acc, err
 }
@@ -199,6 +202,9 @@ func (a *App) UpdateInviteLink(ctx context.Context, caller folio.Caller, orgID, 
 		if err := store.SetInviteLinkRole(ctx, tx, orgID, id, role); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "invite_link.updated", "invite-link", id, map[string]any{"role": roleName(role)}); err != nil {
+			return err
+		}
 		inv, err = store.GetInviteLink(ctx, tx, orgID, id)
 		return err
 	})
@@ -211,7 +217,10 @@ func (a *App) DeleteInviteLink(ctx context.Context, caller folio.Caller, orgID, 
 		if err := require(acc.Permissions().Admin, "only organization admins can manage invite links"); err != nil {
 			return err
 		}
-		return store.DeleteInviteLink(ctx, tx, orgID, id)
+		if existed, err := store.DeleteInviteLink(ctx, tx, orgID, id); err != nil || !existed {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "invite_link.deleted", "invite-link", id, nil)
 	})
 }
 

@@ -205,6 +205,10 @@ func (a *App) MoveSpace(ctx context.Context, caller folio.Caller, id folio.ID, i
 		if err := store.Place(ctx, tx, "space", id, sv.OrganizationID, parent, pos); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, sv.OrganizationID, "space.moved", "space", id,
+			map[string]any{"from": sv.Parent, "parent": parent}); err != nil {
+			return err
+		}
 		s, err := store.GetSpace(ctx, tx, id)
 		if err != nil {
 			return err
@@ -252,6 +256,10 @@ func (a *App) MoveCollection(ctx context.Context, caller folio.Caller, id folio.
 			}
 		}
 		if err := store.Place(ctx, tx, "collection", id, cv.OrganizationID, parent, pos); err != nil {
+			return err
+		}
+		if err := audit(ctx, tx, caller, cv.OrganizationID, "collection.moved", "collection", id,
+			map[string]any{"from": cv.Parent, "parent": parent}); err != nil {
 			return err
 		}
 		c, err := store.GetCollection(ctx, tx, id)
@@ -331,6 +339,13 @@ func (a *App) TransferSpace(ctx context.Context, caller folio.Caller, id, to fol
 		if err := placeAtEnd(ctx, tx, "space", id, to); err != nil {
 			return err
 		}
+		// Both organizations keep the record.
+		for _, org := range []folio.ID{sv.OrganizationID, to} {
+			if err := audit(ctx, tx, caller, org, "space.transferred", "space", id,
+				map[string]any{"from": sv.OrganizationID, "to": to}); err != nil {
+				return err
+			}
+		}
 		v, _, err = space(ctx, tx, caller, id)
 		return err
 	})
@@ -372,6 +387,12 @@ func (a *App) TransferCollection(ctx context.Context, caller folio.Caller, id, t
 		if err := placeAtEnd(ctx, tx, "collection", id, to); err != nil {
 			return err
 		}
+		for _, org := range []folio.ID{cv.OrganizationID, to} {
+			if err := audit(ctx, tx, caller, org, "collection.transferred", "collection", id,
+				map[string]any{"from": cv.OrganizationID, "to": to, "collections": len(cols), "spaces": len(spaces)}); err != nil {
+				return err
+			}
+		}
 		v, _, err = collection(ctx, tx, caller, id)
 		return err
 	})
@@ -409,6 +430,9 @@ func (a *App) DeleteCollection(ctx context.Context, caller folio.Caller, id foli
 			return err
 		}
 		if err := store.ReparentChildren(ctx, tx, id, cv.Parent, next-store.PositionGap); err != nil {
+			return err
+		}
+		if err := audit(ctx, tx, caller, cv.OrganizationID, "collection.deleted", "collection", id, map[string]any{"title": cv.Title}); err != nil {
 			return err
 		}
 		return store.DeleteCollection(ctx, tx, id)

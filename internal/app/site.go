@@ -350,7 +350,11 @@ func (a *App) CreateShareLink(ctx context.Context, caller folio.Caller, orgID, s
 			return folio.Errorf(folio.Invalid, "a site has at most %d share links", folio.MaxShareLinks)
 		}
 		l = &folio.ShareLink{ID: folio.NewID(), SiteID: siteID, Name: name.Value, Key: newShareKey(), Active: true, CreatedAt: tx.Now}
-		return store.CreateShareLink(ctx, tx, l)
+		if err := store.CreateShareLink(ctx, tx, l); err != nil {
+			return err
+		}
+		// Never the key: it opens the site.
+		return audit(ctx, tx, caller, orgID, "site.share_link_created", "site", siteID, map[string]any{"shareLink": l.ID, "name": l.Name})
 	})
 	return v, l, err
 }
@@ -386,7 +390,12 @@ func (a *App) UpdateShareLink(ctx context.Context, caller folio.Caller, orgID, s
 		if u.Active.Set {
 			l.Active = u.Active.Value
 		}
-		return store.UpdateShareLink(ctx, tx, l)
+		if err := store.UpdateShareLink(ctx, tx, l); err != nil {
+			return err
+		}
+		fields := auditChanges(&u)
+		fields["shareLink"] = l.ID
+		return audit(ctx, tx, caller, orgID, "site.share_link_updated", "site", siteID, fields)
 	})
 	return v, l, err
 }
@@ -397,8 +406,10 @@ func (a *App) DeleteShareLink(ctx context.Context, caller folio.Caller, orgID, s
 		if _, err := site(ctx, tx, caller, orgID, siteID, true); err != nil {
 			return err
 		}
-		existed, err = store.DeleteShareLink(ctx, tx, siteID, id)
-		return err
+		if existed, err = store.DeleteShareLink(ctx, tx, siteID, id); err != nil || !existed {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "site.share_link_deleted", "site", siteID, map[string]any{"shareLink": id})
 	})
 	return existed, err
 }

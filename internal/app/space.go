@@ -234,6 +234,9 @@ func (a *App) UpdateSpace(ctx context.Context, caller folio.Caller, id folio.ID,
 		if err := store.UpdateSpace(ctx, tx, id, u); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, sv.OrganizationID, "space.updated", "space", id, auditChanges(u)); err != nil {
+			return err
+		}
 		s, err := store.GetSpace(ctx, tx, id)
 		if err != nil {
 			return err

@@ -61,10 +61,31 @@ func (a *App) CreateToken(ctx context.Context, caller folio.Caller, label string
 			}
 			tok.ExpiresAt = parent.ExpiresAt
 		}
-		secret, err = createToken(ctx, tx, tok)
-		return err
+		if secret, err = createToken(ctx, tx, tok); err != nil {
+			return err
+		}
+		return auditToken(ctx, tx, caller, tok, "token.created")
 	})
 	return tok, secret, err
+}
+
+// auditToken records a change to a user's API token in the audit log of
+// the organization it is confined to, or of every organization its user
+// belongs to (the token acts in all of them). Never the secret.
+func auditToken(ctx context.Context, tx *store.Tx, caller folio.Caller, tok *folio.Token, action string) error {
+	orgs := []folio.ID{tok.Org}
+	if tok.Org == "" {
+		var err error
+		if orgs, err = store.UserOrganizationIDs(ctx, tx, tok.UserID); err != nil {
+			return err
+		}
+	}
+	for _, org := range orgs {
+		if err := audit(ctx, tx, caller, org, action, "token", tok.ID, map[string]any{"user": tok.UserID, "label": tok.Label}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func createToken(ctx context.Context, tx *store.Tx, tok *folio.Token) (string, error) {
@@ -86,7 +107,17 @@ func (a *App) ListTokens(ctx context.Context, caller folio.Caller, opts folio.Li
 // the database. Revoking an absent token is not an error.
 func (a *App) RevokeToken(ctx context.Context, caller folio.Caller, tokenID folio.ID) error {
 	err := a.db.Write(ctx, func(tx *store.Tx) error {
-		return store.DeleteToken(ctx, tx, caller.UserID, tokenID)
+		tok, err := store.TokenByID(ctx, tx, caller.UserID, tokenID)
+		if folio.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := store.DeleteToken(ctx, tx, caller.UserID, tokenID); err != nil {
+			return err
+		}
+		return auditToken(ctx, tx, caller, tok, "token.revoked")
 	})
 	if err == nil {
 		a.tokens.revoke(tokenID, time.Now())

@@ -66,9 +66,9 @@ func SetInviteLinkRole(ctx context.Context, t *Tx, orgID, id folio.ID, role foli
 }
 
 // DeleteInviteLink deletes a link invite; absent is not an error.
-func DeleteInviteLink(ctx context.Context, t *Tx, orgID, id folio.ID) error {
-	_, err := t.exec(ctx, `DELETE FROM invite_links WHERE id = ? AND organization_id = ?`, id, orgID)
-	return wrap(err, "delete invite link")
+func DeleteInviteLink(ctx context.Context, t *Tx, orgID, id folio.ID) (existed bool, err error) {
+	n, err := t.exec(ctx, `DELETE FROM invite_links WHERE id = ? AND organization_id = ?`, id, orgID)
+	return n > 0, wrap(err, "delete invite link")
 }
 
 // GetUserByEmail returns the user with an email (already lowercased), or NotFound.

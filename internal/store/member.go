@@ -308,3 +308,18 @@ func AddMemberIfAbsent(ctx context.Context, t *Tx, m *folio.Member) (bool, error
 		m.OrganizationID, m.UserID, nullString(string(m.Role)), micros(m.JoinedAt), m.SSO)
 	return n == 1, wrap(err, "add member")
 }
+
+// UserOrganizationIDs returns the organizations a user is a member of.
+func UserOrganizationIDs(ctx context.Context, t *Tx, userID folio.ID) ([]folio.ID, error) {
+	var out []folio.ID
+	err := t.query(ctx, `SELECT organization_id FROM members WHERE user_id = ? ORDER BY organization_id`, []any{userID},
+		func(r *sql.Rows) error {
+			var id folio.ID
+			if err := r.Scan(&id); err != nil {
+				return err
+			}
+			out = append(out, id)
+			return nil
+		})
+	return out, wrap(err, "list user organizations")
+}
