@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -133,6 +134,8 @@ type tokenCache struct {
 	mu      sync.RWMutex
 	m       map[string]cachedToken // by token hash
 	revoked map[folio.ID]time.Time // token id -> until when put must not cache it
+
+	hits, misses, evictions atomic.Uint64 // for the metrics (CacheStats)
 }
 
 type cachedToken struct {
@@ -155,8 +158,10 @@ func (c *tokenCache) get(hash string, now time.Time) (folio.Caller, bool) {
 	e, ok := c.m[hash]
 	c.mu.RUnlock()
 	if !ok || now.After(e.expires) {
+		c.misses.Add(1)
 		return folio.Caller{}, false
 	}
+	c.hits.Add(1)
 	return e.caller, true
 }
 
@@ -176,9 +181,19 @@ func (c *tokenCache) put(hash string, caller folio.Caller, tokenExpires *time.Ti
 		return
 	}
 	if len(c.m) >= maxCachedTokens {
+		c.evictions.Add(uint64(len(c.m)))
 		clear(c.m)
 	}
 	c.m[hash] = cachedToken{caller: caller, expires: until}
+}
+
+// stats reports the cache's counters and occupancy.
+func (c *tokenCache) stats() CacheStats {
+	c.mu.RLock()
+	n := len(c.m)
+	c.mu.RUnlock()
+	return CacheStats{Name: "tokens", Unit: "entries", Hits: c.hits.Load(), Misses: c.misses.Load(),
+		Evictions: c.evictions.Load(), Entries: n, Size: n, Limit: maxCachedTokens}
 }
 
 // revoke drops a token from the cache and keeps it out for one TTL, so a

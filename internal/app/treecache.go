@@ -78,6 +78,8 @@ type lru[K comparable, V any] struct {
 	order *list.List
 	items map[K]*list.Element
 	size  func(V) int
+
+	hits, misses, evictions uint64 // for the metrics (CacheStats)
 }
 
 type lruEntry[K comparable, V any] struct {
@@ -93,9 +95,11 @@ func (c *lru[K, V]) get(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[k]; ok {
+		c.hits++
 		c.order.MoveToFront(e)
 		return e.Value.(lruEntry[K, V]).val, true
 	}
+	c.misses++
 	var zero V
 	return zero, false
 }
@@ -119,7 +123,16 @@ func (c *lru[K, V]) put(k K, v V) {
 		c.order.Remove(last)
 		delete(c.items, ent.key)
 		c.used -= c.size(ent.val)
+		c.evictions++
 	}
+}
+
+// stats reports the cache's counters and occupancy under name.
+func (c *lru[K, V]) stats(name, unit string) CacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return CacheStats{Name: name, Unit: unit, Hits: c.hits, Misses: c.misses, Evictions: c.evictions,
+		Entries: len(c.items), Size: c.used, Limit: c.max}
 }
 
 // derive gives rt, the tree of a commit on top of base, its page lookup as

@@ -89,7 +89,7 @@ func New(cfg Config) *Server {
 	s.jobsAlive = cfg.JobsAlive
 	if cfg.App != nil {
 		s.jobs = newJobMetrics(cfg.App)
-		s.metrics.reg.MustRegister(s.jobs)
+		s.metrics.reg.MustRegister(s.jobs, newCacheMetrics(cfg.App))
 		// The database pools: open, in use and idle connections, waits.
 		for name, pool := range cfg.App.DB().Pools() {
 			s.metrics.reg.MustRegister(collectors.NewDBStatsCollector(pool, "folio_"+name))

@@ -3,11 +3,17 @@ package httpapi_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/foliodocs/folio/internal/apitest"
 	"github.com/foliodocs/folio/internal/httpapi"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -114,7 +120,15 @@ func TestHealthAndMetrics(t *testing.T) {
 		_, token := s.User(t)
 		s.Do(t, token, "GET", "/v1/user", nil).WantStatus(t, 200)
 		s.Do(t, "", "GET", "/v1/user", nil).WantStatus(t, 401)
+		s.Do(t, token, "GET", "/v1/user/tokens", nil) // the token again: from the cache
 		body := string(s.Do(t, "", "GET", "/metrics", nil).WantStatus(t, 200).Body)
+		// The caches: the token was verified once and then found in the cache.
+		if hits := metricValue(t, body, `folio_cache_hits_total{cache="tokens"}`); hits < 1 {
+			t.Errorf("token cache hits = %v, want at least 1", hits)
+		}
+		if misses := metricValue(t, body, `folio_cache_misses_total{cache="tokens"}`); misses < 1 {
+			t.Errorf("token cache misses = %v, want at least 1", misses)
+		}
 		for _, want := range []string{
 			`folio_http_requests_total{method="GET",route="GET /v1/user",status="200"} 1`,
 			`folio_http_requests_total{method="GET",route="GET /v1/user",status="401"} 1`,
@@ -123,12 +137,31 @@ func TestHealthAndMetrics(t *testing.T) {
 			"folio_jobs_queued 0", "folio_jobs_running 0", "folio_jobs_failed_recent 0", "folio_jobs_oldest_due_seconds 0",
 			`go_sql_open_connections{db_name="folio_read"}`, `go_sql_open_connections{db_name="folio_write"}`,
 			`go_sql_wait_count_total{db_name="folio_write"}`,
+			`folio_cache_limit{cache="trees",unit="pages"} 200000`,
+			`folio_cache_limit{cache="documents",unit="bytes"} 6.7108864e+07`,
+			`folio_cache_entries{cache="revisions"}`, `folio_cache_evictions_total{cache="site_profiles"} 0`,
 		} {
 			if !strings.Contains(body, want) {
 				t.Errorf("metrics lack %s", want)
 			}
 		}
 	})
+}
+
+// metricValue reads the value of one series from a /metrics body.
+func metricValue(t *testing.T, body, series string) float64 {
+	t.Helper()
+	for line := range strings.Lines(body) {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				t.Fatalf("%s: %v", series, err)
+			}
+			return f
+		}
+	}
+	t.Fatalf("metrics lack %s", series)
+	return 0
 }
 
 // TestHealthzWithoutDatabase: a server whose database does not answer says
@@ -164,6 +197,56 @@ func TestDefaultBodyLimit(t *testing.T) {
 		// that long is invalid).
 		if code := post(httpapi.DefaultMaxBody); code != 400 {
 			t.Fatalf("a body of 10 MiB: %d, want 400", code)
+		}
+	})
+}
+
+// TestAlertRulesNameExportedMetrics: every metric the example alert rules
+// (docs/prometheus-alerts.yml) use is one the server exports, so a renamed
+// metric cannot leave an alert that never fires.
+func TestAlertRulesNameExportedMetrics(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/prometheus-alerts.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules struct {
+		Groups []struct {
+			Rules []struct {
+				Alert string `yaml:"alert"`
+				Expr  string `yaml:"expr"`
+			} `yaml:"rules"`
+		} `yaml:"groups"`
+	}
+	if err := yaml.Unmarshal(raw, &rules); err != nil {
+		t.Fatalf("docs/prometheus-alerts.yml: %v", err)
+	}
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		// Families with labels appear once they have a sample: one request
+		// and one job run give them theirs.
+		h := httpapi.New(httpapi.Config{App: s.App, PublicURL: apitest.PublicURL})
+		h.JobObserver()("deliver-webhook", "succeeded", time.Millisecond)
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/healthz", nil))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		body := rec.Body.String()
+		name := regexp.MustCompile(`\b(?:folio|go_sql)_[a-z_]+`)
+		n := 0
+		for _, g := range rules.Groups {
+			for _, r := range g.Rules {
+				for _, m := range name.FindAllString(r.Expr, -1) {
+					n++
+					family := m
+					for _, suffix := range []string{"_bucket", "_count", "_sum"} {
+						family = strings.TrimSuffix(family, suffix)
+					}
+					if !strings.Contains(body, "# TYPE "+family+" ") {
+						t.Errorf("alert %s uses %s, which /metrics does not export", r.Alert, m)
+					}
+				}
+			}
+		}
+		if n < 5 {
+			t.Errorf("found %d metric names in the rules, want the file's", n)
 		}
 	})
 }

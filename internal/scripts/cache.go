@@ -17,6 +17,8 @@ type programCache struct {
 	entries  map[[32]byte]*list.Element
 	loading  map[[32]byte]*compileCall
 	compiles int // compilations run, for tests
+
+	hits, misses, evictions uint64 // for the metrics (Runner.CacheStats)
 }
 
 type cacheEntry struct {
@@ -45,11 +47,13 @@ func (c *programCache) get(source string, compile func(string) ([]byte, error)) 
 	key := sha256.Sum256([]byte(source))
 	c.mu.Lock()
 	if el, ok := c.entries[key]; ok {
+		c.hits++
 		c.order.MoveToFront(el)
 		bc := el.Value.(*cacheEntry).bytecode
 		c.mu.Unlock()
 		return bc, nil
 	}
+	c.misses++
 	if call, ok := c.loading[key]; ok {
 		c.mu.Unlock()
 		<-call.done
@@ -93,6 +97,7 @@ func (c *programCache) add(key [32]byte, bytecode []byte) {
 		c.order.Remove(el)
 		delete(c.entries, e.key)
 		c.size -= int64(len(e.bytecode))
+		c.evictions++
 	}
 }
 
@@ -101,4 +106,21 @@ func (c *programCache) stats() (entries, compiles int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.entries), c.compiles
+}
+
+// CacheStats are the counters and occupancy of the runner's cache of
+// compiled scripts.
+type CacheStats struct {
+	Hits, Misses, Evictions uint64
+	Entries                 int
+	Bytes, MaxBytes         int64
+}
+
+// CacheStats reports the cache of compiled scripts, for the metrics.
+func (r *Runner) CacheStats() CacheStats {
+	c := r.cache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return CacheStats{Hits: c.hits, Misses: c.misses, Evictions: c.evictions,
+		Entries: len(c.entries), Bytes: c.size, MaxBytes: c.maxBytes}
 }
