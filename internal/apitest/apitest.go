@@ -70,6 +70,7 @@ type Server struct {
 	// Handler is the server's handler, for benchmarks that skip the network.
 	Handler http.Handler
 	spec    *specval.Validator
+	dbConf  store.Config
 }
 
 // Run runs fn once per store, as parallel subtests, each with a new server
@@ -94,7 +95,12 @@ func RunOptions(t *testing.T, opts Options, fn func(t *testing.T, s *Server)) {
 func New(t testing.TB, kind string, opts Options) *Server {
 	t.Helper()
 	clock := &Clock{}
-	db := storetest.Open(t, kind, store.Config{Clock: clock})
+	dbConf := storetest.Location(t, kind, store.Config{Clock: clock})
+	db, err := store.Open(context.Background(), dbConf)
+	if err != nil {
+		t.Fatalf("open %s store: %v", kind, err)
+	}
+	t.Cleanup(func() { db.Close() })
 	files, err := fileblob.OpenBucket(t.TempDir(), &fileblob.Options{NoTempDir: true})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +125,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 		t.Fatal(err)
 	}
 	a.SetPrinter(printer)
-	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
+	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), dbConf: dbConf, Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: PublicURL,
 		RateLimits: opts.RateLimits})
 	s.Handler = h
@@ -129,6 +135,18 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	t.Cleanup(ts.Close)
 	s.URL = ts.URL
 	return s
+}
+
+// OpenDB opens the server's database once more, with its own pools and
+// counters, as a second server process sharing it would.
+func (s *Server) OpenDB(t testing.TB) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), s.dbConf)
+	if err != nil {
+		t.Fatalf("open the %s store again: %v", s.Store, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // Clock is a test clock: the wall clock until Set or Advance fix it.

@@ -121,6 +121,9 @@ type App struct {
 	// by version id (versions never change; openapiops.go).
 	openAPIOps *lru[folio.ID, *specOps]
 	profiles   *lru[string, *PublishedSite] // reader site profiles by site and stamp (readercache.go)
+	// readerSites keeps site rows and stamps the reader read a moment ago
+	// (readercache.go).
+	readerSites readerSites
 }
 
 // Cache bounds: decoded trees by pages and files held (about 0.5 KB each

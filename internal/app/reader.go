@@ -24,8 +24,9 @@ func (a *App) ReaderSite(ctx context.Context, id folio.ID, hostname, shareKey st
 // visitor's claims are set on the answer: Visible tells what they see.
 func (a *App) ReaderSiteFor(ctx context.Context, id folio.ID, hostname, shareKey string, visitor Visitor) (out *PublishedSite, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
-		// The site row and the stamp of its profile, in one query.
-		s, stamp, err := store.ReaderSite(ctx, tx, id, hostname)
+		// The site row and the stamp of its profile, in one query (or
+		// none, when read a moment ago and nothing was written since).
+		s, stamp, err := a.readerSite(ctx, tx, id, hostname)
 		if folio.IsNotFound(err) {
 			return errSiteNotFound
 		}

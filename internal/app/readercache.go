@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"crypto/sha256"
+	"sync"
+	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/store"
@@ -119,4 +121,57 @@ func forEachSiteSpace(st *folio.SiteStructure, fn func(*folio.SiteSpaceView)) {
 		}
 	}
 	walk(st.Nodes)
+}
+
+// readerSiteTTL is how long the reader reuses a site row and profile stamp
+// it read (readerSites). Writes through this process drop them at once;
+// writes through another server sharing the database show within it.
+const readerSiteTTL = time.Second
+
+// readerSiteEntries bounds readerSites; when full it starts over.
+const readerSiteEntries = 1000
+
+// readerSites keeps, briefly, the site rows and profile stamps the reader
+// read, by site id or hostname: a page of a public site then costs no
+// query at all. An entry serves while no write transaction committed
+// through this process's store since it was read (store.DB.Writes) and
+// for at most readerSiteTTL: a server sees its own changes at once, and
+// another server's within the TTL. Share keys and visitor keys are not
+// kept here; they are checked on every request.
+type readerSites struct {
+	mu sync.Mutex
+	m  map[string]readerSiteEntry
+}
+
+type readerSiteEntry struct {
+	site   *folio.Site
+	stamp  [sha256.Size]byte
+	writes uint64    // store.DB.Writes before the read
+	until  time.Time // monotonic
+}
+
+// readerSite returns a site row by id or hostname with its profile stamp,
+// from readerSites when still fresh, else from store.ReaderSite. The row
+// is shared and must not be changed.
+func (a *App) readerSite(ctx context.Context, tx *store.Tx, id folio.ID, hostname string) (*folio.Site, [sha256.Size]byte, error) {
+	key := id + "\x00" + hostname
+	writes, now := a.db.Writes(), time.Now()
+	c := &a.readerSites
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && e.writes == writes && now.Before(e.until) {
+		return e.site, e.stamp, nil
+	}
+	s, stamp, err := store.ReaderSite(ctx, tx, id, hostname)
+	if err != nil {
+		return nil, stamp, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= readerSiteEntries {
+		c.m = make(map[string]readerSiteEntry)
+	}
+	c.m[key] = readerSiteEntry{site: s, stamp: stamp, writes: writes, until: now.Add(readerSiteTTL)}
+	c.mu.Unlock()
+	return s, stamp, nil
 }

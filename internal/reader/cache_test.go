@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/reader"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -201,4 +202,38 @@ func TestCacheShareKeyRevoked(t *testing.T) {
 			t.Fatal("a revoked key was served the cached page")
 		}
 	})
+}
+
+// TestSiteChangesReachOtherServers: the reader keeps a site's row for a
+// moment between queries. Its own server's changes show at once; another
+// server sharing the database sees them within a second or so.
+func TestSiteChangesReachOtherServers(t *testing.T) {
+	t.Parallel()
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		f := newFixture(t, s, guide, map[string]any{})
+		f.publish(t)
+		here := reader.New(s.App, apitest.PublicURL, nil)
+		there := reader.New(app.New(app.Config{DB: s.OpenDB(t), Clock: s.Clock, PublicURL: apitest.PublicURL}), apitest.PublicURL, nil)
+		path := "/sites/" + f.site + "/welcome"
+		serve(t, here, path).want(t, 200, "<title>Welcome | Docs</title>")
+		serve(t, there, path).want(t, 200, "<title>Welcome | Docs</title>")
+
+		s.Do(t, f.admin, "PATCH", f.siteAPI, map[string]any{"title": "Manual"}).WantStatus(t, 200)
+		serve(t, here, path).want(t, 200, "<title>Welcome | Manual</title>")
+		eventually(t, func() bool { return strings.Contains(serve(t, there, path).body, "<title>Welcome | Manual</title>") })
+
+		s.Do(t, f.admin, "POST", f.siteAPI+"/unpublish", nil).WantStatus(t, 200)
+		serve(t, here, path).want(t, 404)
+		eventually(t, func() bool { return serve(t, there, path).status == 404 })
+	})
+}
+
+// eventually waits, for at most five seconds, until ok holds.
+func eventually(t *testing.T, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !ok(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the other server still serves the old state after 5 s")
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/foliodocs/folio"
@@ -45,6 +46,8 @@ type DB struct {
 
 	jobsWake     chan struct{} // signalled when a committed write added a due job
 	jobsWakeOnce sync.Once
+
+	writes atomic.Uint64 // write transactions committed through this DB
 }
 
 // pool is a database/sql pool with a cache of prepared statements: most
@@ -220,11 +223,19 @@ func (db *DB) Write(ctx context.Context, fn func(*Tx) error) (err error) {
 	if err := stx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", db.d.translate(err))
 	}
+	db.writes.Add(1)
 	if *t.addedJobs {
 		db.wakeJobs()
 	}
 	return nil
 }
+
+// Writes counts the write transactions this DB has committed. A value read
+// before a read that is still current after it says that no write through
+// this DB committed in between, so a cache of what the read found is as
+// fresh as the read for this process's own writes (other processes sharing
+// the database are not counted).
+func (db *DB) Writes() uint64 { return db.writes.Load() }
 
 // exec runs a statement that returns no rows and reports the rows affected.
 // Reads and SQLite writes use cached prepared statements; PostgreSQL

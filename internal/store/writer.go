@@ -55,6 +55,7 @@ func (w *writer) write(ctx context.Context, db *DB, fn func(*Tx) error) error {
 		return fmt.Errorf("store: commit: %w", db.d.translate(err))
 	}
 	committed = true
+	db.writes.Add(1)
 	if *t.addedJobs {
 		db.wakeJobs()
 	}
