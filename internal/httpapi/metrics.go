@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -37,8 +38,13 @@ func newMetrics() *metrics {
 		Name: "folio_http_open_connections",
 		Help: "Client connections open now, idle ones included.",
 	})
+	// Beside the usual Go metrics, the heap that the last collection found
+	// live (go_gc_heap_live_bytes) and the next one's goal: RSS and heap in
+	// use swing with collections, the live heap shows a leak.
+	goHeap := collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/gc/heap/(live|goal):bytes$`)}
 	m.reg.MustRegister(m.requests, m.latency, m.conns,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(goHeap)),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

@@ -140,6 +140,7 @@ func TestHealthAndMetrics(t *testing.T) {
 			`folio_cache_limit{cache="trees",unit="pages"} 200000`,
 			`folio_cache_limit{cache="documents",unit="bytes"} 6.7108864e+07`,
 			`folio_cache_entries{cache="revisions"}`, `folio_cache_evictions_total{cache="site_profiles"} 0`,
+			"go_gc_heap_live_bytes ", "go_gc_heap_goal_bytes ",
 		} {
 			if !strings.Contains(body, want) {
 				t.Errorf("metrics lack %s", want)
