@@ -325,7 +325,7 @@ type probe struct {
 }
 
 type sample struct {
-	rssMB, heapMB, goroutines, walMB float64
+	rssMB, heapMB, goroutines, walMB float64 // heapMB: live after the last collection
 	treePages, docMB                 float64 // what the tree and document caches hold
 }
 
@@ -343,7 +343,7 @@ func (p *probe) read() sample {
 			switch name {
 			case "process_resident_memory_bytes":
 				s.rssMB = v / (1 << 20)
-			case "go_memstats_heap_inuse_bytes":
+			case "go_gc_heap_live_bytes":
 				s.heapMB = v / (1 << 20)
 			case "go_goroutines":
 				s.goroutines = v
@@ -410,7 +410,7 @@ func run(c *client, w *world, p *probe, rate float64, d time.Duration) report {
 			minutes[len(minutes)-1].sample = s
 			minutes = append(minutes, &minute{})
 			mu.Unlock()
-			fmt.Fprintf(os.Stderr, "minute %d: RSS %.0f MB, heap %.0f MB, %0.f goroutines, WAL %.1f MB\n", m, s.rssMB, s.heapMB, s.goroutines, s.walMB)
+			fmt.Fprintf(os.Stderr, "minute %d: RSS %.0f MB, live heap %.0f MB, %0.f goroutines, WAL %.1f MB\n", m, s.rssMB, s.heapMB, s.goroutines, s.walMB)
 		}
 		select {
 		case slots <- struct{}{}:
@@ -458,7 +458,7 @@ func summarize(minutes []*minute, first sample, rate float64, d time.Duration) r
 	ok, clean, dropped := true, true, 0
 	fmt.Fprintf(&b, "Mixed workload at %.0f requests/s for %s (start: RSS %.0f MB, %.0f goroutines, WAL %.1f MB).\n\n",
 		rate, d, first.rssMB, first.goroutines, first.walMB)
-	fmt.Fprintln(&b, "| minute | requests | 2xx | 4xx | 5xx | failed | dropped | p50 ms | p99 ms | RSS MB | heap MB | tree cache pages | document cache MB | goroutines | WAL MB |")
+	fmt.Fprintln(&b, "| minute | requests | 2xx | 4xx | 5xx | failed | dropped | p50 ms | p99 ms | RSS MB | live heap MB | tree cache pages | document cache MB | goroutines | WAL MB |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	byOp := map[string][]time.Duration{}
 	statuses := map[string]map[int]int{}
