@@ -123,9 +123,9 @@ func LoadTree(root Hash, fetch Fetch) (*Tree, error) {
 	if !ok {
 		return nil, fmt.Errorf("tree object %s is missing", root)
 	}
-	var tc treeCanon
-	if err := json.Unmarshal(data, &tc); err != nil {
-		return nil, fmt.Errorf("decode tree %s: %w", root, err)
+	tc, top, err := decodeTree(data)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", root, err)
 	}
 	t := &Tree{Files: tc.Files, ReusableContents: tc.ReusableContents, Variables: tc.Variables}
 	type slot struct {
@@ -134,12 +134,8 @@ func LoadTree(root Hash, fetch Fetch) (*Tree, error) {
 	}
 	// Level by level: each pending child hash is filled into its slot.
 	level := map[Hash][]slot{}
-	t.Pages = make([]*Page, len(tc.Pages))
-	for i, s := range tc.Pages {
-		h, err := ParseHash(s)
-		if err != nil {
-			return nil, fmt.Errorf("decode tree %s: %w", root, err)
-		}
+	t.Pages = make([]*Page, len(top))
+	for i, h := range top {
 		level[h] = append(level[h], slot{&t.Pages, i})
 	}
 	for len(level) > 0 {
@@ -171,6 +167,23 @@ func LoadTree(root Hash, fetch Fetch) (*Tree, error) {
 		level = next
 	}
 	return t, nil
+}
+
+// decodeTree decodes a tree object and the hashes of its top-level pages.
+func decodeTree(data []byte) (treeCanon, []Hash, error) {
+	var tc treeCanon
+	if err := json.Unmarshal(data, &tc); err != nil {
+		return tc, nil, fmt.Errorf("decode tree: %w", err)
+	}
+	pages := make([]Hash, len(tc.Pages))
+	for i, s := range tc.Pages {
+		h, err := ParseHash(s)
+		if err != nil {
+			return tc, nil, fmt.Errorf("decode tree: %w", err)
+		}
+		pages[i] = h
+	}
+	return tc, pages, nil
 }
 
 // decodePage rebuilds a page's own fields from its object and returns its
@@ -213,15 +226,8 @@ func Refs(kind string, data []byte) (pages, documents, blobs []Hash, err error) 
 	switch kind {
 	case KindTree:
 		var tc treeCanon
-		if err := json.Unmarshal(data, &tc); err != nil {
-			return nil, nil, nil, fmt.Errorf("decode tree: %w", err)
-		}
-		for _, s := range tc.Pages {
-			h, err := ParseHash(s)
-			if err != nil {
-				return nil, nil, nil, fmt.Errorf("decode tree: %w", err)
-			}
-			pages = append(pages, h)
+		if tc, pages, err = decodeTree(data); err != nil {
+			return nil, nil, nil, err
 		}
 		for _, rc := range tc.ReusableContents {
 			if !rc.Document.IsZero() {
