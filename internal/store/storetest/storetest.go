@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/foliodocs/folio/internal/store"
 )
@@ -118,12 +119,24 @@ func newSchema(t testing.TB) string {
 	if _, err := adminDB.Exec(`CREATE SCHEMA ` + schema); err != nil {
 		t.Fatalf("create schema: %v", err)
 	}
-	t.Cleanup(func() {
-		if _, err := adminDB.Exec(`DROP SCHEMA ` + schema + ` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
+	t.Cleanup(func() { dropSchema(t, schema) })
 	return withSearchPath(base, schema)
+}
+
+// dropSchema removes a test schema. Dropping takes a lock on every table
+// of the schema, and tests run in parallel, so PostgreSQL may pick the drop
+// as a deadlock victim (40P01, rolled back): it is tried again then.
+func dropSchema(t testing.TB, schema string) {
+	for attempt := 1; ; attempt++ {
+		_, err := adminDB.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
+		if err == nil || attempt == 5 || !strings.Contains(err.Error(), "(SQLSTATE 40P01)") {
+			if err != nil {
+				t.Errorf("drop schema %s: %v", schema, err)
+			}
+			return
+		}
+		time.Sleep(time.Duration(attempt) * 100 * time.Millisecond)
+	}
 }
 
 func withSearchPath(base, schema string) string {
