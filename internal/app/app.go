@@ -12,6 +12,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/gitrepo"
+	"github.com/foliodocs/folio/internal/lru"
 	"github.com/foliodocs/folio/internal/scripts"
 	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/store"
@@ -89,14 +90,14 @@ type App struct {
 	http  *http.Client
 	// fetchTimeout bounds fetching an imported URL.
 	fetchTimeout time.Duration
-	trees        *lru[content.Hash, *revTree]
-	docs         *lru[content.Hash, []byte]
+	trees        *lru.Cache[content.Hash, *revTree]
+	docs         *lru.Cache[content.Hash, []byte]
 	// printer makes PDFs of print pages (print.go); empty until SetPrinter.
 	printer atomic.Pointer[printerRef]
 	// printing holds a slot per PDF being printed on this server.
 	printing  chan struct{}
 	sealer    *seal.Sealer
-	revisions *lru[string, *folio.Revision] // by space and revision id (readercache.go)
+	revisions *lru.Cache[string, *folio.Revision] // by space and revision id (readercache.go)
 	// git fetches and pushes repositories for git sync; nil when off.
 	git        *gitrepo.Client
 	gitConfig  GitConfig
@@ -119,8 +120,8 @@ type App struct {
 	scriptRunner *scripts.Runner
 	// openAPIOps caches the operations of OpenAPI specification versions
 	// by version id (versions never change; openapiops.go).
-	openAPIOps *lru[folio.ID, *specOps]
-	profiles   *lru[string, *PublishedSite] // reader site profiles by site and stamp (readercache.go)
+	openAPIOps *lru.Cache[folio.ID, *specOps]
+	profiles   *lru.Cache[string, *PublishedSite] // reader site profiles by site and stamp (readercache.go)
 	// readerSites keeps site rows and stamps the reader read a moment ago
 	// (readercache.go).
 	readerSites readerSites
@@ -162,12 +163,12 @@ func New(cfg Config) *App {
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
 		fetchTimeout: cfg.ImportFetchTimeout, webhookTimeout: cfg.WebhookTimeout, sealer: cfg.Sealer, translator: cfg.Translator,
-		trees:      newLRU[content.Hash](treeCacheWeight, (*revTree).weight),
-		docs:       newLRU[content.Hash](documentCacheBytes, func(b []byte) int { return len(b) }),
+		trees:      lru.New(treeCacheWeight, func(_ content.Hash, rt *revTree) int64 { return int64(rt.weight()) }),
+		docs:       lru.New(documentCacheBytes, func(_ content.Hash, b []byte) int64 { return int64(len(b)) }),
 		printing:   make(chan struct{}, maxConcurrentPrints),
-		revisions:  newLRU[string](revisionCacheEntries, func(*folio.Revision) int { return 1 }),
-		profiles:   newLRU[string](profileCacheEntries, func(*PublishedSite) int { return 1 }),
-		openAPIOps: newLRU[folio.ID](openAPIOpsBytes, func(o *specOps) int { return o.size })}
+		revisions:  lru.New(revisionCacheEntries, one[string, *folio.Revision]),
+		profiles:   lru.New(profileCacheEntries, one[string, *PublishedSite]),
+		openAPIOps: lru.New(openAPIOpsBytes, func(_ folio.ID, o *specOps) int64 { return int64(o.size) })}
 	a.siteViews = siteListeners{bySite: map[folio.ID]siteListenerEntry{}, writing: make(chan struct{}, maxSiteViewWrites)}
 	if cfg.Git != nil {
 		a.setupGit(*cfg.Git)

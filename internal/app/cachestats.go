@@ -16,11 +16,11 @@ type CacheStats struct {
 // reader's rendered HTML reports its own).
 func (a *App) CacheStats() []CacheStats {
 	s := []CacheStats{
-		a.trees.stats("trees", "pages"),
-		a.docs.stats("documents", "bytes"),
-		a.revisions.stats("revisions", "entries"),
-		a.profiles.stats("site_profiles", "entries"),
-		a.openAPIOps.stats("openapi_operations", "bytes"),
+		cacheStats("trees", "pages", a.trees.Stats()),
+		cacheStats("documents", "bytes", a.docs.Stats()),
+		cacheStats("revisions", "entries", a.revisions.Stats()),
+		cacheStats("site_profiles", "entries", a.profiles.Stats()),
+		cacheStats("openapi_operations", "bytes", a.openAPIOps.Stats()),
 		a.tokens.stats(),
 	}
 	if a.scriptRunner != nil {

@@ -125,7 +125,7 @@ func (a *App) openAPIDocument(ctx context.Context, tx *store.Tx, orgID folio.ID,
 	if c.Props.Doc == "operations" {
 		// The operations of a version are cached by version id: a page
 		// read costs one parse per version, not one per read.
-		ops, ok := a.openAPIOps.get(spec.LastVersion)
+		ops, ok := a.openAPIOps.Get(spec.LastVersion)
 		if !ok {
 			raw, err := store.GetOpenAPIContent(ctx, tx, spec.ID, spec.LastVersion)
 			if folio.IsNotFound(err) {
@@ -137,7 +137,7 @@ func (a *App) openAPIDocument(ctx context.Context, tx *store.Tx, orgID folio.ID,
 			if ops, err = buildSpecOps(raw); err != nil {
 				return nil, fmt.Errorf("app: operations of OpenAPI version %s: %w", spec.LastVersion, err)
 			}
-			a.openAPIOps.put(spec.LastVersion, ops)
+			a.openAPIOps.Add(spec.LastVersion, ops)
 		}
 		for _, op := range ops.ops {
 			tag := "default"

@@ -115,7 +115,7 @@ func (a *App) loadTree(ctx context.Context, tx *store.Tx, hash string) (*revTree
 	if err != nil {
 		return nil, fmt.Errorf("revision tree hash %q: %w", hash, err)
 	}
-	if rt, ok := a.trees.get(h); ok {
+	if rt, ok := a.trees.Get(h); ok {
 		return rt, nil
 	}
 	t, err := content.LoadTree(h, fetcher(ctx, tx))
@@ -123,7 +123,7 @@ func (a *App) loadTree(ctx context.Context, tx *store.Tx, hash string) (*revTree
 		return nil, fmt.Errorf("load revision tree: %w", err)
 	}
 	rt := newRevTree(t, -1)
-	a.trees.put(h, rt)
+	a.trees.Add(h, rt)
 	return rt, nil
 }
 
@@ -139,7 +139,7 @@ func (a *App) loadDocumentJSON(ctx context.Context, tx *store.Tx, h content.Hash
 	if h.IsZero() {
 		return emptyDocumentJSON, nil
 	}
-	if b, ok := a.docs.get(h); ok {
+	if b, ok := a.docs.Get(h); ok {
 		return b, nil
 	}
 	got, err := store.GetObjects(ctx, tx, []string{hashHex(h)})
@@ -150,7 +150,7 @@ func (a *App) loadDocumentJSON(ctx context.Context, tx *store.Tx, h content.Hash
 	if !ok {
 		return nil, fmt.Errorf("document object %s is missing", h)
 	}
-	a.docs.put(h, o.Data)
+	a.docs.Add(h, o.Data)
 	return o.Data, nil
 }
 

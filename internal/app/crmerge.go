@@ -349,5 +349,5 @@ func (a *App) cacheTree(base *Content, tree *content.Tree, changes []content.Cha
 	}
 	rt := newRevTree(tree, pages)
 	rt.derive(base.rt, changes)
-	a.trees.put(tree.Hash(), rt)
+	a.trees.Add(tree.Hash(), rt)
 }

@@ -39,11 +39,11 @@ func (a *App) runScript(ctx context.Context, r *scripts.Runner, d *dispatch, eve
 	switch {
 	case errors.As(err, &se):
 		logs = append(logs, folio.IntegrationEventLog{Level: "error", Timestamp: now,
-			Message: fmt.Sprintf("the script was stopped (%s): %s", se.Kind, clipString(se.Message, 1000))})
+			Message: fmt.Sprintf("the script was stopped (%s): %s", se.Kind, folio.Clip(se.Message, 1000))})
 		return a.finishIntegrationEvent(ctx, d.event, logs, false, false)
 	case err != nil:
 		logs = append(logs, folio.IntegrationEventLog{Level: "error", Timestamp: now,
-			Message: "the script could not run: " + clipString(err.Error(), 1000)})
+			Message: "the script could not run: " + folio.Clip(err.Error(), 1000)})
 		return a.finishIntegrationEvent(ctx, d.event, logs, false, false)
 	}
 	status := res.Response.Status
@@ -58,7 +58,7 @@ func (a *App) runScript(ctx context.Context, r *scripts.Runner, d *dispatch, eve
 	if !ok {
 		level = "error"
 		if body := strings.TrimSpace(string(res.Response.Body)); body != "" {
-			msg += ": " + clipString(body, 500)
+			msg += ": " + folio.Clip(body, 500)
 		}
 	}
 	logs = append(logs, folio.IntegrationEventLog{Level: level, Message: msg, Timestamp: now})

@@ -99,7 +99,7 @@ func (a *App) OpenAPIOperations(ctx context.Context, orgID folio.ID, ref string)
 		if spec.LastVersion == "" {
 			return folio.Errorf(folio.NotFound, "no matching OpenAPI specification version found")
 		}
-		if o, ok := cache.get(spec.LastVersion); ok {
+		if o, ok := cache.Get(spec.LastVersion); ok {
 			ops = o
 			return nil
 		}
@@ -110,7 +110,7 @@ func (a *App) OpenAPIOperations(ctx context.Context, orgID folio.ID, ref string)
 		if ops, err = buildSpecOps(c); err != nil {
 			return fmt.Errorf("app: operations of OpenAPI version %s: %w", spec.LastVersion, err)
 		}
-		cache.put(spec.LastVersion, ops)
+		cache.Add(spec.LastVersion, ops)
 		return nil
 	})
 	if err != nil {

@@ -32,7 +32,7 @@ func (a *App) readerContent(ctx context.Context, sv *folio.SpaceView) (*Content,
 	}
 	v := &folio.SpaceView{Space: sv.Space, CallerRole: folio.RoleRead}
 	key := v.ID + "/" + v.Revision
-	rev, cached := a.revisions.get(key)
+	rev, cached := a.revisions.Get(key)
 	var c *Content
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		if !cached {
@@ -44,7 +44,7 @@ func (a *App) readerContent(ctx context.Context, sv *folio.SpaceView) (*Content,
 				return err
 			}
 			rev = r
-			a.revisions.put(key, rev)
+			a.revisions.Add(key, rev)
 		}
 		rt, err := a.loadTree(ctx, tx, rev.TreeHash)
 		if err != nil {
@@ -71,7 +71,7 @@ const profileCacheEntries = 1000
 // must not be changed; it carries no change request or comment counts.
 func (a *App) readerProfile(ctx context.Context, tx *store.Tx, s *folio.Site, stamp [sha256.Size]byte) (*PublishedSite, error) {
 	key := s.ID + "\x00" + string(stamp[:])
-	if ps, ok := a.profiles.get(key); ok {
+	if ps, ok := a.profiles.Get(key); ok {
 		return ps, nil
 	}
 	v := &folio.SiteView{Site: *s}
@@ -98,7 +98,7 @@ func (a *App) readerProfile(ctx context.Context, tx *store.Tx, s *folio.Site, st
 	for sid, over := range overs {
 		out.Customizations[sid] = effectiveCustomization(out.Customization, over)
 	}
-	a.profiles.put(key, out)
+	a.profiles.Add(key, out)
 	return out, nil
 }
 

@@ -177,7 +177,7 @@ func (a *App) commitOnce(ctx context.Context, caller folio.Caller, base *Content
 	if err != nil {
 		return nil, err
 	}
-	a.trees.put(snap.Tree.Hash(), c.rt)
+	a.trees.Add(snap.Tree.Hash(), c.rt)
 	return c, nil
 }
 

@@ -4,11 +4,11 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/lru"
 	"github.com/foliodocs/folio/internal/store"
 )
 
@@ -131,11 +131,9 @@ func (a *App) RevokeToken(ctx context.Context, caller folio.Caller, tokenID foli
 // kept, so a new token works at once everywhere.
 type tokenCache struct {
 	ttl     time.Duration
-	mu      sync.RWMutex
-	m       map[string]cachedToken // by token hash
+	m       *lru.Cache[string, cachedToken] // by token hash
+	mu      sync.Mutex
 	revoked map[folio.ID]time.Time // token id -> until when put must not cache it
-
-	hits, misses, evictions atomic.Uint64 // for the metrics (CacheStats)
 }
 
 type cachedToken struct {
@@ -143,25 +141,23 @@ type cachedToken struct {
 	expires time.Time
 }
 
-// maxCachedTokens bounds the cache; when full it starts over.
+// maxCachedTokens bounds the cache; past it the least recently used go.
 const maxCachedTokens = 10_000
 
 func newTokenCache(ttl time.Duration) *tokenCache {
-	return &tokenCache{ttl: ttl, m: make(map[string]cachedToken), revoked: make(map[folio.ID]time.Time)}
+	return &tokenCache{ttl: ttl, m: lru.New(maxCachedTokens, one[string, cachedToken]), revoked: make(map[folio.ID]time.Time)}
 }
 
 func (c *tokenCache) get(hash string, now time.Time) (folio.Caller, bool) {
 	if c.ttl < 0 {
 		return folio.Caller{}, false
 	}
-	c.mu.RLock()
-	e, ok := c.m[hash]
-	c.mu.RUnlock()
+	e, ok := c.m.Peek(hash)
 	if !ok || now.After(e.expires) {
-		c.misses.Add(1)
+		c.m.CountMiss()
 		return folio.Caller{}, false
 	}
-	c.hits.Add(1)
+	c.m.CountHit()
 	return e.caller, true
 }
 
@@ -175,26 +171,18 @@ func (c *tokenCache) put(hash string, caller folio.Caller, tokenExpires *time.Ti
 	if tokenExpires != nil && tokenExpires.Before(until) {
 		until = *tokenExpires
 	}
+	// The lock orders put against revoke: a revocation either sees the
+	// entry and drops it, or is seen here.
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t, ok := c.revoked[caller.TokenID]; ok && now.Before(t) {
 		return
 	}
-	if len(c.m) >= maxCachedTokens {
-		c.evictions.Add(uint64(len(c.m)))
-		clear(c.m)
-	}
-	c.m[hash] = cachedToken{caller: caller, expires: until}
+	c.m.Add(hash, cachedToken{caller: caller, expires: until})
 }
 
 // stats reports the cache's counters and occupancy.
-func (c *tokenCache) stats() CacheStats {
-	c.mu.RLock()
-	n := len(c.m)
-	c.mu.RUnlock()
-	return CacheStats{Name: "tokens", Unit: "entries", Hits: c.hits.Load(), Misses: c.misses.Load(),
-		Evictions: c.evictions.Load(), Entries: n, Size: n, Limit: maxCachedTokens}
-}
+func (c *tokenCache) stats() CacheStats { return cacheStats("tokens", "entries", c.m.Stats()) }
 
 // revoke drops a token from the cache and keeps it out for one TTL, so a
 // verification that read the database before the revocation cannot put
@@ -202,11 +190,7 @@ func (c *tokenCache) stats() CacheStats {
 func (c *tokenCache) revoke(tokenID folio.ID, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for h, e := range c.m {
-		if e.caller.TokenID == tokenID {
-			delete(c.m, h)
-		}
-	}
+	c.m.RemoveIf(func(_ string, e cachedToken) bool { return e.caller.TokenID == tokenID })
 	for id, t := range c.revoked {
 		if now.After(t) {
 			delete(c.revoked, id)
@@ -218,7 +202,5 @@ func (c *tokenCache) revoke(tokenID folio.ID, now time.Time) {
 // FlushTokenCache forgets every cached token, so that the next request of
 // each is checked against the database (tests move the clock past expiry).
 func (a *App) FlushTokenCache() {
-	a.tokens.mu.Lock()
-	clear(a.tokens.m)
-	a.tokens.mu.Unlock()
+	a.tokens.m.Clear()
 }

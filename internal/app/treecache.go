@@ -1,12 +1,12 @@
 package app
 
 import (
-	"container/list"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/lru"
 )
 
 // Revision trees and documents are immutable and addressed by hash, so every
@@ -70,69 +70,14 @@ func (rt *revTree) pathIndex() map[string]string {
 // weight is the cost of keeping the tree in the cache, in pages and files.
 func (rt *revTree) weight() int { return rt.pages + len(rt.tree.Files) + 1 }
 
-// lru is a size-bounded least-recently-used cache.
-type lru[K comparable, V any] struct {
-	mu    sync.Mutex
-	max   int
-	used  int
-	order *list.List
-	items map[K]*list.Element
-	size  func(V) int
+// one weighs every cache entry alike, for caches bounded by their number
+// of entries.
+func one[K comparable, V any](K, V) int64 { return 1 }
 
-	hits, misses, evictions uint64 // for the metrics (CacheStats)
-}
-
-type lruEntry[K comparable, V any] struct {
-	key K
-	val V
-}
-
-func newLRU[K comparable, V any](max int, size func(V) int) *lru[K, V] {
-	return &lru[K, V]{max: max, order: list.New(), items: map[K]*list.Element{}, size: size}
-}
-
-func (c *lru[K, V]) get(k K) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[k]; ok {
-		c.hits++
-		c.order.MoveToFront(e)
-		return e.Value.(lruEntry[K, V]).val, true
-	}
-	c.misses++
-	var zero V
-	return zero, false
-}
-
-func (c *lru[K, V]) put(k K, v V) {
-	n := c.size(v)
-	if n > c.max {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[k]; ok {
-		c.order.MoveToFront(e)
-		return
-	}
-	c.items[k] = c.order.PushFront(lruEntry[K, V]{k, v})
-	c.used += n
-	for c.used > c.max {
-		last := c.order.Back()
-		ent := last.Value.(lruEntry[K, V])
-		c.order.Remove(last)
-		delete(c.items, ent.key)
-		c.used -= c.size(ent.val)
-		c.evictions++
-	}
-}
-
-// stats reports the cache's counters and occupancy under name.
-func (c *lru[K, V]) stats(name, unit string) CacheStats {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return CacheStats{Name: name, Unit: unit, Hits: c.hits, Misses: c.misses, Evictions: c.evictions,
-		Entries: len(c.items), Size: c.used, Limit: c.max}
+// cacheStats names a cache's counters and occupancy for the metrics.
+func cacheStats(name, unit string, s lru.Stats) CacheStats {
+	return CacheStats{Name: name, Unit: unit, Hits: s.Hits, Misses: s.Misses, Evictions: s.Evictions,
+		Entries: s.Entries, Size: int(s.Used), Limit: int(s.Limit)}
 }
 
 // derive gives rt, the tree of a commit on top of base, its page lookup as

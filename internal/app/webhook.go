@@ -357,7 +357,7 @@ func (a *App) finishDelivery(ctx context.Context, d *folio.WebhookDelivery, at *
 			w.Failures++
 			if w.Failures >= webhook.DisableAfterFailures && w.Active {
 				w.Active = false
-				w.DisabledReason = "disabled after " + strconv.Itoa(w.Failures) + " failed deliveries in a row; the last: " + clipString(d.LastError, 200)
+				w.DisabledReason = "disabled after " + strconv.Itoa(w.Failures) + " failed deliveries in a row; the last: " + folio.Clip(d.LastError, 200)
 			}
 		}
 		if err := store.UpdateDelivery(ctx, tx, d); err != nil {
@@ -368,13 +368,6 @@ func (a *App) finishDelivery(ctx context.Context, d *folio.WebhookDelivery, at *
 		}
 		return store.PruneDeliveries(ctx, tx, w.ID, folio.WebhookDeliveryKept)
 	})
-}
-
-func clipString(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n])
-	}
-	return s
 }
 
 // webhookAuditFields are a webhook's settings for the audit log: the URL's

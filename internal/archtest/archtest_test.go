@@ -1,4 +1,5 @@
-// Package archtest checks the import rules of docs/STYLE: each layer
+// Package archtest checks the import rules of the layout (the project's
+// style guide, and each package's doc.go): each layer
 // imports only the layers below it.
 package archtest
 
@@ -39,7 +40,8 @@ var forbidden = map[string][]string{
 
 	// integrations
 	"internal/webhook": {"internal/store", "internal/app", "internal/httpapi", "internal/jobs"},
-	"internal/scripts": {"internal/"}, // QuickJS, esbuild and the standard library
+	"internal/scripts": {"internal/app", "internal/store", "internal/httpapi", "internal/content", "internal/wire", "internal/jobs"}, // QuickJS, esbuild, lru and the standard library
+	"internal/lru":     {"internal/"},                                                                                                // golang.org/x/sync and the standard library
 }
 
 func TestImportRules(t *testing.T) {

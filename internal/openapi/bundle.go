@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/foliodocs/folio"
 )
 
 // extKey is the entrypoint field that holds bundled documents, as in
@@ -46,7 +48,7 @@ func newBundler(ctx context.Context, entryURL string, fetch Fetcher, lim Limits)
 	if entryURL != "" {
 		u, err := url.Parse(entryURL)
 		if err != nil || !u.IsAbs() {
-			return nil, newError(CodeFetchError, err, "the specification URL %q is not an absolute URL", clip(entryURL, 200))
+			return nil, newError(CodeFetchError, err, "the specification URL %q is not an absolute URL", folio.Clip(entryURL, 200))
 		}
 		u.Fragment, u.RawFragment = "", ""
 		b.entry.u, b.entry.url = u, u.String()
@@ -156,7 +158,7 @@ func (b *bundler) target(d *doc, v *node) (*doc, error) {
 		// A plain-name fragment ($anchor) cannot be rebased onto x-ext;
 		// the renderer resolves it or shows the reference unresolved.
 		if loc != "" || d != b.entry {
-			b.warn("unsupported-ref", "$ref %q in %s uses a named anchor and was not bundled", clip(ref, 200), d.name)
+			b.warn("unsupported-ref", "$ref %q in %s uses a named anchor and was not bundled", folio.Clip(ref, 200), d.name)
 		}
 		return nil, nil
 	}
@@ -168,19 +170,19 @@ func (b *bundler) target(d *doc, v *node) (*doc, error) {
 	}
 	rel, err := url.Parse(loc)
 	if err != nil {
-		return nil, newError(CodeParseError, err, "$ref %q in %s is not a valid reference", clip(ref, 200), d.name)
+		return nil, newError(CodeParseError, err, "$ref %q in %s is not a valid reference", folio.Clip(ref, 200), d.name)
 	}
 	var abs *url.URL
 	switch {
 	case rel.IsAbs():
 		abs = rel
 	case d.u == nil:
-		return nil, newError(CodeFetchError, nil, "$ref %q refers to another file, which needs the specification to be given by URL rather than as text", clip(ref, 200))
+		return nil, newError(CodeFetchError, nil, "$ref %q refers to another file, which needs the specification to be given by URL rather than as text", folio.Clip(ref, 200))
 	default:
 		abs = d.u.ResolveReference(rel)
 	}
 	if abs.Scheme != "http" && abs.Scheme != "https" {
-		return nil, newError(CodeFetchError, nil, "$ref %q in %s is not an http or https URL", clip(ref, 200), d.name)
+		return nil, newError(CodeFetchError, nil, "$ref %q in %s is not an http or https URL", folio.Clip(ref, 200), d.name)
 	}
 	abs.Fragment, abs.RawFragment = "", ""
 	key := abs.String()
@@ -193,7 +195,7 @@ func (b *bundler) target(d *doc, v *node) (*doc, error) {
 		return nil, nil
 	}
 	if d.depth+1 > b.lim.MaxDepth {
-		return nil, newError(CodeParseError, nil, "$ref %q in %s: files refer to files more than %d levels deep", clip(ref, 200), d.name, b.lim.MaxDepth)
+		return nil, newError(CodeParseError, nil, "$ref %q in %s: files refer to files more than %d levels deep", folio.Clip(ref, 200), d.name, b.lim.MaxDepth)
 	}
 	if len(b.docs)+2 > b.lim.MaxFiles {
 		return nil, newError(CodeParseError, nil, "the specification refers to more than %d files", b.lim.MaxFiles-1)
@@ -201,7 +203,7 @@ func (b *bundler) target(d *doc, v *node) (*doc, error) {
 	if err := b.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("openapi: bundle: %w", err)
 	}
-	name := fmt.Sprintf("%q", clip(ref, 200))
+	name := fmt.Sprintf("%q", folio.Clip(ref, 200))
 	data, err := fetchDoc(b.ctx, b.fetch, key, name, b.lim.MaxBytes-b.bytes)
 	if err != nil {
 		return nil, err

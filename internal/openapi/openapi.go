@@ -196,7 +196,7 @@ func Process(ctx context.Context, entry []byte, entryURL string, fetch Fetcher, 
 // like Process.
 func ProcessURL(ctx context.Context, url string, fetch Fetcher, limits Limits) (*Result, error) {
 	lim := limits.withDefaults()
-	data, err := fetchDoc(ctx, fetch, url, fmt.Sprintf("the specification at %q", clip(url, 200)), lim.MaxBytes)
+	data, err := fetchDoc(ctx, fetch, url, fmt.Sprintf("the specification at %q", folio.Clip(url, 200)), lim.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -250,25 +250,14 @@ func detectVersion(root *node) (version string, swagger bool, err error) {
 				return s, false, nil
 			}
 		}
-		return "", false, newError(CodeParseError, nil, "OpenAPI version %q is not supported; use Swagger 2.0 or OpenAPI 3.0 or 3.1", clip(s, 20))
+		return "", false, newError(CodeParseError, nil, "OpenAPI version %q is not supported; use Swagger 2.0 or OpenAPI 3.0 or 3.1", folio.Clip(s, 20))
 	}
 	if v := root.get("swagger"); v != nil {
 		if v.s == "2.0" && (v.kind == kString || v.kind == kNumber) {
 			v.kind = kString
 			return "2.0", true, nil
 		}
-		return "", false, newError(CodeParseError, nil, "Swagger version %q is not supported; use Swagger 2.0 or OpenAPI 3.0 or 3.1", clip(v.s, 20))
+		return "", false, newError(CodeParseError, nil, "Swagger version %q is not supported; use Swagger 2.0 or OpenAPI 3.0 or 3.1", folio.Clip(v.s, 20))
 	}
 	return "", false, newError(CodeParseError, nil, `the specification is not an OpenAPI document: it has neither an "openapi" nor a "swagger" field`)
-}
-
-// clip shortens s to at most n bytes on a rune boundary, for messages.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

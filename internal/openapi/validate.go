@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/foliodocs/folio"
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -25,11 +26,11 @@ func convertSwagger(root *node, lim Limits) (out *node, err error) {
 	}()
 	var d2 openapi2.T
 	if err := json.Unmarshal(encode(root), &d2); err != nil {
-		return nil, newError(CodeParseError, err, "the Swagger 2.0 document could not be read: %s", clip(err.Error(), 300))
+		return nil, newError(CodeParseError, err, "the Swagger 2.0 document could not be read: %s", folio.Clip(err.Error(), 300))
 	}
 	d3, err := openapi2conv.ToV3(&d2)
 	if err != nil {
-		return nil, newError(CodeParseError, err, "the Swagger 2.0 document could not be converted to OpenAPI 3.0: %s", clip(err.Error(), 300))
+		return nil, newError(CodeParseError, err, "the Swagger 2.0 document could not be converted to OpenAPI 3.0: %s", folio.Clip(err.Error(), 300))
 	}
 	data, err := json.Marshal(d3)
 	if err != nil {
@@ -178,7 +179,7 @@ func checkRefs(root *node, add func(Problem) bool) {
 			if n.kind == kObject && n.keys[i] == "$ref" && v.kind == kString {
 				ref := v.s
 				if strings.HasPrefix(ref, "#/") && resolvePointer(root, ref[1:]) == nil {
-					if !add(Problem{Message: fmt.Sprintf("$ref %q does not lead to anything in the document", clip(ref, 200)), Code: "unresolved-ref", Line: v.line}) {
+					if !add(Problem{Message: fmt.Sprintf("$ref %q does not lead to anything in the document", folio.Clip(ref, 200)), Code: "unresolved-ref", Line: v.line}) {
 						return
 					}
 				}
@@ -202,7 +203,7 @@ func kinValidate(ctx context.Context, spec []byte) (out []Problem) {
 	loader.IsExternalRefsAllowed = false
 	doc, err := loader.LoadFromData(spec)
 	if err != nil {
-		return []Problem{{Message: "the document could not be validated: " + clip(err.Error(), 300), Code: "invalid"}}
+		return []Problem{{Message: "the document could not be validated: " + folio.Clip(err.Error(), 300), Code: "invalid"}}
 	}
 	err = doc.Validate(ctx, openapi3.EnableMultiError(), openapi3.DisableExamplesValidation())
 	if err == nil {
@@ -211,9 +212,9 @@ func kinValidate(ctx context.Context, spec []byte) (out []Problem) {
 	var me openapi3.MultiError
 	if errors.As(err, &me) {
 		for _, e := range me {
-			out = append(out, Problem{Message: clip(e.Error(), 300), Code: "invalid"})
+			out = append(out, Problem{Message: folio.Clip(e.Error(), 300), Code: "invalid"})
 		}
 		return out
 	}
-	return []Problem{{Message: clip(err.Error(), 300), Code: "invalid"}}
+	return []Problem{{Message: folio.Clip(err.Error(), 300), Code: "invalid"}}
 }

@@ -1,16 +1,15 @@
 package reader
 
 import (
-	"container/list"
 	"context"
 	"html/template"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/lru"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -216,68 +215,58 @@ func fragment(name string, data any) (template.HTML, error) {
 	return template.HTML(buf.String()), nil //nolint:gosec // html/template's own escaped output
 }
 
-// htmlCache is a least-recently-used cache of page parts bounded in
-// bytes, with Prometheus metrics.
+// htmlCache is a least-recently-used cache of page parts and whole pages
+// bounded in bytes, with Prometheus metrics.
 type htmlCache struct {
-	mu    sync.Mutex
-	max   int
-	used  int
-	order *list.List // of *cacheEntry, most recent first
-	items map[string]*list.Element
+	lru *lru.Cache[string, *cacheEntry]
 
-	hits, misses, evictions prometheus.Counter
-	bytes, entries          prometheus.GaugeFunc
-	limit                   prometheus.Gauge
+	hits, misses, evictions prometheus.CounterFunc
+	bytes, entries, limit   prometheus.GaugeFunc
 }
 
 type cacheEntry struct {
-	key   string
 	parts *pageParts // a page's parts, or
 	page  []byte     // a whole page (pageKey)
 	size  int
 }
 
 func newHTMLCache(maxBytes int) *htmlCache {
-	c := &htmlCache{max: maxBytes, order: list.New(), items: map[string]*list.Element{}}
-	c.hits = prometheus.NewCounter(prometheus.CounterOpts{Name: "folio_reader_cache_hits_total",
-		Help: "Reader pages whose rendered HTML came from the cache."})
-	c.misses = prometheus.NewCounter(prometheus.CounterOpts{Name: "folio_reader_cache_misses_total",
-		Help: "Reader pages rendered because their HTML was not in the cache."})
-	c.evictions = prometheus.NewCounter(prometheus.CounterOpts{Name: "folio_reader_cache_evictions_total",
-		Help: "Rendered pages dropped from the reader cache to stay within its bound."})
+	c := &htmlCache{lru: lru.New(int64(maxBytes), func(_ string, e *cacheEntry) int64 { return int64(e.size) })}
+	stat := func(f func(lru.Stats) float64) func() float64 {
+		return func() float64 { return f(c.lru.Stats()) }
+	}
+	c.hits = prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "folio_reader_cache_hits_total",
+		Help: "Reader pages whose rendered HTML came from the cache."}, stat(func(s lru.Stats) float64 { return float64(s.Hits) }))
+	c.misses = prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "folio_reader_cache_misses_total",
+		Help: "Reader pages rendered because their HTML was not in the cache."}, stat(func(s lru.Stats) float64 { return float64(s.Misses) }))
+	c.evictions = prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "folio_reader_cache_evictions_total",
+		Help: "Rendered pages dropped from the reader cache to stay within its bound."}, stat(func(s lru.Stats) float64 { return float64(s.Evictions) }))
 	c.bytes = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "folio_reader_cache_bytes",
-		Help: "Estimated bytes of rendered HTML held by the reader cache."}, func() float64 { u, _ := c.usage(); return float64(u) })
+		Help: "Estimated bytes of rendered HTML held by the reader cache."}, stat(func(s lru.Stats) float64 { return float64(s.Used) }))
 	c.entries = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "folio_reader_cache_entries",
-		Help: "Rendered pages held by the reader cache."}, func() float64 { _, n := c.usage(); return float64(n) })
-	c.limit = prometheus.NewGauge(prometheus.GaugeOpts{Name: "folio_reader_cache_limit_bytes",
-		Help: "The bound of the reader cache in bytes."})
-	c.limit.Set(float64(maxBytes))
+		Help: "Rendered pages held by the reader cache."}, stat(func(s lru.Stats) float64 { return float64(s.Entries) }))
+	c.limit = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "folio_reader_cache_limit_bytes",
+		Help: "The bound of the reader cache in bytes."}, stat(func(s lru.Stats) float64 { return float64(s.Limit) }))
 	return c
-}
-
-func (c *htmlCache) usage() (bytes, entries int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.used, len(c.items)
 }
 
 // get returns a page's parts. A request counts once in the metrics: a
 // hit when its whole page (getPage) or its parts were cached, a miss when
 // the parts had to be rendered.
 func (c *htmlCache) get(key string) (*pageParts, bool) {
-	e, ok := c.lookup(key)
-	if !ok || e.parts == nil {
-		c.misses.Inc()
+	p, ok := c.peek(key)
+	if !ok {
+		c.lru.CountMiss()
 		return nil, false
 	}
-	c.hits.Inc()
-	return e.parts, true
+	c.lru.CountHit()
+	return p, true
 }
 
 // peek returns a page's parts without counting a hit or a miss (the
 // caller counts with hit or miss once it knows).
 func (c *htmlCache) peek(key string) (*pageParts, bool) {
-	e, ok := c.lookup(key)
+	e, ok := c.lru.Peek(key)
 	if !ok || e.parts == nil {
 		return nil, false
 	}
@@ -285,68 +274,32 @@ func (c *htmlCache) peek(key string) (*pageParts, bool) {
 }
 
 // hit and miss count a request whose parts were cached or rendered.
-func (c *htmlCache) hit()  { c.hits.Inc() }
-func (c *htmlCache) miss() { c.misses.Inc() }
+func (c *htmlCache) hit()  { c.lru.CountHit() }
+func (c *htmlCache) miss() { c.lru.CountMiss() }
 
 // getPage returns a whole page cached under a pageKey.
 func (c *htmlCache) getPage(key string) ([]byte, bool) {
 	if key == "" {
 		return nil, false
 	}
-	e, ok := c.lookup(key)
+	e, ok := c.lru.Peek(key)
 	if !ok || e.page == nil {
 		return nil, false // counted by get
 	}
-	c.hits.Inc()
+	c.lru.CountHit()
 	return e.page, true
 }
 
-func (c *htmlCache) lookup(key string) (*cacheEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.items[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*cacheEntry), true
-}
-
-// put adds a page's parts (see add).
+// put adds a page's parts, replacing parts under the same key (rendered
+// again for newer OpenAPI versions); an entry larger than the whole bound
+// is not kept.
 func (c *htmlCache) put(key string, p *pageParts) {
-	c.add(&cacheEntry{key: key, parts: p, size: p.size(key)})
+	c.lru.Add(key, &cacheEntry{parts: p, size: p.size(key)})
 }
 
-// putPage adds a whole page (see add).
+// putPage adds a whole page (see put).
 func (c *htmlCache) putPage(key string, b []byte) {
-	c.add(&cacheEntry{key: key, page: b, size: 128 + len(key) + len(b)})
-}
-
-// add adds an entry, replacing one under the same key (parts rendered
-// again for newer OpenAPI versions), evicting the least recently used
-// ones beyond the bound; an entry larger than the whole bound is not kept.
-func (c *htmlCache) add(ent *cacheEntry) {
-	key, n := ent.key, ent.size
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if n > c.max {
-		return
-	}
-	if e, ok := c.items[key]; ok {
-		c.order.Remove(e)
-		delete(c.items, key)
-		c.used -= e.Value.(*cacheEntry).size
-	}
-	c.items[key] = c.order.PushFront(ent)
-	c.used += n
-	for c.used > c.max {
-		last := c.order.Back()
-		old := last.Value.(*cacheEntry)
-		c.order.Remove(last)
-		delete(c.items, old.key)
-		c.used -= old.size
-		c.evictions.Inc()
-	}
+	c.lru.Add(key, &cacheEntry{page: b, size: 128 + len(key) + len(b)})
 }
 
 // SetCacheBytes bounds the rendered HTML cache (DefaultCacheBytes unless

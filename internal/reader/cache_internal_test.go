@@ -14,17 +14,19 @@ func TestHTMLCacheBound(t *testing.T) {
 	t.Parallel()
 	part := func(n int) *pageParts { return &pageParts{Body: template.HTML(strings.Repeat("x", n))} }
 	c := newHTMLCache(20_000)
+	const bound = 20_000
+	usage := func() (int, int) { s := c.lru.Stats(); return int(s.Used), s.Entries }
 	for i := range 200 {
 		c.put(fmt.Sprint(i), part(1000))
 		if _, ok := c.get("0"); !ok {
 			t.Fatalf("after %d puts, the entry read after each put was evicted", i)
 		}
-		if used, _ := c.usage(); used > c.max {
-			t.Fatalf("after %d puts, %d bytes held, bound %d", i, used, c.max)
+		if used, _ := usage(); used > bound {
+			t.Fatalf("after %d puts, %d bytes held, bound %d", i, used, bound)
 		}
 	}
-	used, n := c.usage()
-	if n < 10 || n > 20 || used > c.max {
+	used, n := usage()
+	if n < 10 || n > 20 || used > bound {
 		t.Fatalf("%d entries of %d bytes held", n, used)
 	}
 	if _, ok := c.get("1"); ok {
@@ -37,7 +39,7 @@ func TestHTMLCacheBound(t *testing.T) {
 	if _, ok := c.get("big"); ok {
 		t.Fatal("an entry larger than the bound was kept")
 	}
-	if used2, n2 := c.usage(); used2 != used || n2 != n {
+	if used2, n2 := usage(); used2 != used || n2 != n {
 		t.Fatalf("refusing an entry changed the cache: %d/%d entries, %d/%d bytes", n2, n, used2, used)
 	}
 

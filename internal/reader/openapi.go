@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
@@ -126,7 +125,7 @@ func specRef(n *content.Node) string {
 // openAPIBlock renders an OpenAPI block.
 func (r *renderer) openAPIBlock(n *content.Node) block {
 	method := strings.ToUpper(strings.TrimSpace(str(n.Data, "method")))
-	v := &opView{Method: clipText(method, 16), Path: clipText(str(n.Data, "path"), 300), Spec: clipText(specRef(n), 200)}
+	v := &opView{Method: folio.Clip(method, 16), Path: folio.Clip(str(n.Data, "path"), 300), Spec: folio.Clip(specRef(n), 200)}
 	v.Badge = badge(method)
 	if r.openapi == nil {
 		// The print has no specifications at hand: method and path only.
@@ -180,7 +179,7 @@ func (o *opResolver) fill(v *opView, op *openapi.Operation) {
 // budget is spent, texts are cut short.
 func (o *opResolver) text(s string, n int) string {
 	n = min(n, o.budget)
-	s = clipText(s, n)
+	s = folio.Clip(s, n)
 	o.budget = max(0, o.budget-len(s))
 	return s
 }
@@ -195,22 +194,6 @@ func (o *opResolver) example(raw json.RawMessage) string {
 		return ""
 	}
 	return o.text(buf.String(), maxOpExample)
-}
-
-// clipText shortens s to at most n bytes on a rune boundary, marking the
-// cut with an ellipsis; invalid UTF-8 is replaced.
-func clipText(s string, n int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= n {
-		return s
-	}
-	if n <= 0 {
-		return ""
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // badge is the class of a method's badge, from a fixed set.

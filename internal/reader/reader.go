@@ -592,15 +592,8 @@ func (h *Handler) viewed(q *request, sp *placed, page string) {
 		u += "/" + q.rest
 	}
 	h.app.SiteViewed(app.SiteView{OrgID: q.site.Site.OrganizationID, SiteID: q.site.Site.ID, SiteSpaceID: sp.ss.ID,
-		SpaceID: sp.ss.SpaceID, PageID: page, URL: u, Referrer: clip(q.r.Referer(), 2048), IP: ip,
-		UserAgent: clip(q.r.UserAgent(), 512), Language: clip(strings.TrimSpace(lang), 35)})
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
+		SpaceID: sp.ss.SpaceID, PageID: page, URL: u, Referrer: folio.Clip(q.r.Referer(), 2048), IP: ip,
+		UserAgent: folio.Clip(q.r.UserAgent(), 512), Language: folio.Clip(strings.TrimSpace(lang), 35)})
 }
 
 // notFound answers a path that leads nowhere: a redirect of the site when

@@ -6,7 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/foliodocs/folio"
 )
 
 // md accumulates GitBook-flavored Markdown, one block at a time; every block
@@ -149,16 +150,7 @@ func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	return clipRunes(strings.TrimSpace(s), 200)
-}
-
-// clipRunes shortens s to at most n characters, ending with "…" when cut.
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
+	return folio.Clip(strings.TrimSpace(s), 200)
 }
 
 // uniqueTitle returns want, or want with " (2)", " (3)"… when a sibling
@@ -169,7 +161,7 @@ func uniqueTitle(taken []string, want string) string {
 	}
 	for n := 2; ; n++ {
 		suffix := fmt.Sprintf(" (%d)", n)
-		t := clipRunes(want, 255-len(suffix)) + suffix
+		t := folio.Clip(want, 255-len(suffix)) + suffix
 		if !slices.Contains(taken, t) {
 			return t
 		}

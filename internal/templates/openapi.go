@@ -47,14 +47,14 @@ func buildFromSpec(in Input) (*content.Snapshot, error) {
 
 	snap := content.NewSnapshot()
 	intro := &content.Page{ID: folio.NewID(), Type: content.PageDocument, Title: "Introduction",
-		Emoji: emojiCode("👋"), Description: clipRunes(introDescription(doc), content.MaxDescriptionLength)}
+		Emoji: emojiCode("👋"), Description: folio.Clip(introDescription(doc), content.MaxDescriptionLength)}
 	titles := []string{intro.Title}
 	slugs := []string{}
 	intro.Slug = content.UniqueSlug(slugs, content.Slugify(intro.Title))
 	slugs = append(slugs, intro.Slug)
 	pages := []*content.Page{intro}
 	newPage := func(title string) *content.Page {
-		title = uniqueTitle(titles, clipRunes(title, content.MaxTitleLength))
+		title = uniqueTitle(titles, folio.Clip(title, content.MaxTitleLength))
 		titles = append(titles, title)
 		p := &content.Page{ID: folio.NewID(), Type: content.PageDocument, Title: title}
 		p.Slug = content.UniqueSlug(slugs, content.Slugify(title))
@@ -139,13 +139,13 @@ func loadSpec(data []byte) (doc *openapi3.T, err error) {
 	case err != nil && swagger:
 		return nil, specErrorf("the document is Swagger 2.0; convert it to OpenAPI 3.0 or later first")
 	case err != nil:
-		return nil, specErrorf("the OpenAPI document could not be read: %s", clipRunes(err.Error(), 300))
+		return nil, specErrorf("the OpenAPI document could not be read: %s", folio.Clip(err.Error(), 300))
 	case doc.OpenAPI == "" && swagger:
 		return nil, specErrorf("the document is Swagger 2.0; convert it to OpenAPI 3.0 or later first")
 	case doc.OpenAPI == "":
 		return nil, specErrorf(`the OpenAPI document has no "openapi" version field`)
 	case !strings.HasPrefix(doc.OpenAPI, "3."):
-		return nil, specErrorf("OpenAPI version %q is not supported; use 3.0, 3.1 or 3.2", clipRunes(doc.OpenAPI, 20))
+		return nil, specErrorf("OpenAPI version %q is not supported; use 3.0, 3.1 or 3.2", folio.Clip(doc.OpenAPI, 20))
 	case doc.Info == nil || strings.TrimSpace(doc.Info.Title) == "":
 		return nil, specErrorf("the OpenAPI document needs info.title")
 	}

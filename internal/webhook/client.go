@@ -297,7 +297,7 @@ func scrub(msg string, u *url.URL, secret []byte) string {
 		}
 	}
 	if len(msg) > maxErrorLen {
-		msg = clip(msg, maxErrorLen)
+		msg = folio.Clip(msg, maxErrorLen)
 	}
 	return msg
 }

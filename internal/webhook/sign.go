@@ -73,7 +73,7 @@ func Verify(secret []byte, header string, body []byte, now time.Time, tolerance 
 	for _, p := range parts {
 		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
 		if !ok {
-			return folio.Errorf(folio.Invalid, "signature header part %q is not key=value", clip(p, 20))
+			return folio.Errorf(folio.Invalid, "signature header part %q is not key=value", folio.Clip(p, 20))
 		}
 		switch k {
 		case "t":
@@ -124,12 +124,4 @@ func Verify(secret []byte, header string, body []byte, now time.Time, tolerance 
 		return ErrSignatureExpired
 	}
 	return nil
-}
-
-// clip returns s cut to at most n bytes, for quoting user input in errors.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
 }
