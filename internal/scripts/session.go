@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/quickjs"
@@ -25,7 +27,7 @@ type session struct {
 	cancel   context.CancelFunc
 	deadline time.Time
 	vm       *quickjs.VM
-	busy     time.Duration // time spent inside the engine
+	busy     time.Duration // CPU time spent inside the engine (see enter)
 	stopIntr func() bool   // stops the interrupt armed on ctx
 
 	logList []Log
@@ -237,10 +239,13 @@ func (s *session) call(fn string, args ...any) error {
 	})
 }
 
-// enter runs f, which enters the engine, with an eval timeout of what is left
-// of the CPU and wall budgets, and adds the time it took to the CPU used.
-// The CPU budget is measured as time spent inside the engine on this
-// goroutine, not as CPU time the OS accounts.
+// enter runs f, which enters the engine, within what is left of the CPU
+// and wall budgets, and adds the CPU time it took to the CPU used. Where
+// the OS keeps a CPU clock per thread (Linux), the CPU budget counts the
+// CPU time of the engine's thread, which a busy machine does not inflate:
+// a watchdog interrupts the engine once the budget is spent, and the eval
+// timeout stands for the wall budget. Elsewhere the CPU budget is the time
+// spent inside the engine.
 func (s *session) enter(f func() error) error {
 	if err := s.ctx.Err(); err != nil {
 		return s.contextError()
@@ -249,27 +254,67 @@ func (s *session) enter(f func() error) error {
 	if left <= 0 {
 		return s.cpuError()
 	}
-	if wall := time.Until(s.deadline); wall < left {
-		left = wall
-	}
-	if left <= 0 {
+	wall := time.Until(s.deadline)
+	if wall <= 0 {
 		return s.contextError()
 	}
-	_ = s.vm.SetEvalTimeout(left)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	clock, perThread := threadClock()
+	var (
+		start   time.Duration
+		overCPU atomic.Bool
+		done    chan struct{}
+	)
+	if perThread {
+		start, _ = clock.now()
+		done = make(chan struct{})
+		go s.watch(clock, start+left, &overCPU, done)
+		_ = s.vm.SetEvalTimeout(wall)
+	} else {
+		_ = s.vm.SetEvalTimeout(min(left, wall))
+	}
 	t := time.Now()
 	err := f()
-	s.busy += time.Since(t)
+	if perThread {
+		close(done)
+		end, _ := clock.now()
+		s.busy += end - start
+	} else {
+		s.busy += time.Since(t)
+	}
 	if err == nil {
 		return nil
 	}
 	se := classify(err)
 	if se.Kind == KindTimeout {
+		if overCPU.Load() || (!perThread && s.busy >= s.limits.CPUTime) {
+			return s.cpuError()
+		}
 		if s.ctx.Err() != nil || !time.Now().Before(s.deadline) {
 			return s.contextError()
 		}
 		return s.cpuError()
 	}
 	return se
+}
+
+// watch interrupts the engine once clock reaches limit, until done.
+func (s *session) watch(clock cpuClock, limit time.Duration, over *atomic.Bool, done <-chan struct{}) {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			if now, ok := clock.now(); ok && now >= limit {
+				over.Store(true)
+				s.vm.Interrupt()
+				return
+			}
+		}
+	}
 }
 
 func (s *session) cpuError() *ScriptError {
