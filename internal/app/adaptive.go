@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/store"
 )
 
 // adaptiveMetaSchema is the shape an adaptive schema must have, written as a
@@ -364,4 +366,49 @@ func TemplateConditions(schema json.RawMessage) []folio.TemplateCondition {
 		walk("visitor.claims.unsigned", unsigned.Properties)
 	}
 	return out
+}
+
+// GetAdaptiveSchema returns a site's adaptive schema, NotFound when none is
+// set.
+func (a *App) GetAdaptiveSchema(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID) (out *folio.AdaptiveSchema, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		if _, err := structureSite(ctx, tx, caller, orgID, siteID, "", false); err != nil {
+			return err
+		}
+		out, err = store.GetAdaptiveSchema(ctx, tx, siteID)
+		return err
+	})
+	return out, err
+}
+
+// SetAdaptiveSchema validates and stores a site's adaptive schema.
+// Conditions already set stay as they are; the reader evaluates a
+// condition that no longer fits the schema as false.
+func (a *App) SetAdaptiveSchema(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, raw json.RawMessage) (out *folio.AdaptiveSchema, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		if _, err := structureSite(ctx, tx, caller, orgID, siteID, "", true); err != nil {
+			return err
+		}
+		doc, err := ValidateAdaptiveSchema(raw)
+		if err != nil {
+			return err
+		}
+		out = &folio.AdaptiveSchema{SiteID: siteID, JSONSchema: doc, UpdatedAt: tx.Now}
+		return store.SetAdaptiveSchema(ctx, tx, out)
+	})
+	return out, err
+}
+
+// ListTemplateConditions derives ready-made conditions from a site's
+// adaptive schema; none when it has no schema.
+func (a *App) ListTemplateConditions(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID) (out []folio.TemplateCondition, err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) error {
+		if _, err := structureSite(ctx, tx, caller, orgID, siteID, "", false); err != nil {
+			return err
+		}
+		schema, err := adaptiveSchema(ctx, tx, siteID)
+		out = TemplateConditions(schema)
+		return err
+	})
+	return out, err
 }

@@ -115,7 +115,7 @@ func seenSiteSpaces(ctx context.Context, tx *store.Tx, caller folio.Caller, t *s
 	// What the site shows: to a site token's visitor, the site spaces its
 	// claims see (VisibleSiteSpaces, as the reader and the lookup decide);
 	// to anyone else, what it shows to a visitor without claims.
-	st, err := t.structure(ctx, tx, folio.Caller{}, &folio.SiteView{Site: *t.site})
+	st, err := t.structure(ctx, tx, folio.Caller{}, &folio.SiteView{Site: *t.Site})
 	if err != nil {
 		return nil, err
 	}
@@ -123,21 +123,21 @@ func seenSiteSpaces(ctx context.Context, tx *store.Tx, caller folio.Caller, t *s
 	if caller.Site != nil {
 		claims = caller.Site.Claims
 	}
-	vis := VisibleSiteSpaces(st, t.site.DefaultSiteSection, claims)
+	vis := VisibleSiteSpaces(st, t.Site.DefaultSiteSection, claims)
 	open := func(ss *folio.SiteSpace) bool { return vis.Has(ss.ID) }
 	keep := open
 	switch {
 	case caller.Site != nil:
 		keep = func(ss *folio.SiteSpace) bool { return caller.Site.MaySpace(ss.SpaceID) && open(ss) }
 	case caller.UserID != "":
-		ca, err := loadContentAccess(ctx, tx, caller, t.site.OrganizationID)
+		ca, err := loadContentAccess(ctx, tx, caller, t.Site.OrganizationID)
 		if folio.IsNotFound(err) || folio.KindOf(err) == folio.Forbidden {
 			break // not a member: what the site shows to anyone
 		}
 		if err != nil {
 			return nil, err
 		}
-		all, err := store.SpaceParents(ctx, tx, t.site.OrganizationID)
+		all, err := store.SpaceParents(ctx, tx, t.Site.OrganizationID)
 		if err != nil {
 			return nil, err
 		}
@@ -145,14 +145,14 @@ func seenSiteSpaces(ctx context.Context, tx *store.Tx, caller folio.Caller, t *s
 		for _, s := range all {
 			mayView[s.ID] = folio.SpacePerms(ca.spaceRole(&s), s.EditMode).View
 		}
-		anyone, err := publishedTo(ctx, tx, t.site, "", "")
+		anyone, err := publishedTo(ctx, tx, t.Site, "", "")
 		if err != nil {
 			return nil, err
 		}
 		keep = func(ss *folio.SiteSpace) bool { return mayView[ss.SpaceID] || anyone && open(ss) }
 	}
 	var out []*folio.SiteSpace
-	for _, ss := range t.orderedSpaces() {
+	for _, ss := range t.OrderedSpaces() {
 		if keep(ss) {
 			out = append(out, ss)
 		}
