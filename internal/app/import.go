@@ -239,19 +239,32 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 	if err != nil {
 		return nil, err
 	}
-	snap, err := parseImport(job.Source, body, name)
-	if err != nil {
-		return nil, err
+	// A Markdown page's links resolve against the pages of the content it
+	// goes into, so it is converted for each base a commit attempt reads;
+	// the other sources are converted once.
+	var snap *content.Snapshot
+	if job.Source != "markdown" {
+		if snap, err = parseImport(job.Source, body, name); err != nil {
+			return nil, err
+		}
 	}
-	res.Imported = len(content.Nodes(snap.Tree)) + len(snap.Tree.Files)
-	res.Total = res.Imported
 	graftInto := func(base *Content) (*content.Snapshot, error) {
 		if job.Page != "" {
 			if n, ok := base.Node(job.Page); !ok || n.Page.Type == content.PageLink {
 				return nil, errPageNotFound
 			}
 		}
-		return graft(base, job.Page, snap)
+		s := snap
+		if job.Source == "markdown" {
+			var err error
+			s, err = importer.MarkdownInto(body, strings.TrimSuffix(name, ".md"), importer.Into{Tree: base.Tree, PageID: job.Page})
+			if err != nil {
+				return nil, err
+			}
+		}
+		res.Imported = len(content.Nodes(s.Tree)) + len(s.Tree.Files)
+		res.Total = res.Imported
+		return graft(base, job.Page, s)
 	}
 	if job.ChangeRequest != "" {
 		_, err = a.commitChangeRequest(ctx, caller, job.Space, job.ChangeRequest, job.Revision, graftInto)
@@ -293,12 +306,12 @@ func (a *App) tidyAfter(ctx context.Context, res *ImportResult) {
 // store.MergeContentIndex).
 const tidyAfterImport = 1000
 
-// parseImport converts fetched bytes of a source into content.
+// parseImport converts fetched bytes of an HTML or zip source into
+// content; Markdown is converted against the content it goes into
+// (importer.MarkdownInto).
 func parseImport(source string, body []byte, name string) (*content.Snapshot, error) {
 	title := strings.TrimSuffix(name, ".md")
 	switch source {
-	case "markdown":
-		return importer.Markdown(body, title)
 	case "html", "website":
 		return importer.HTML(body, title)
 	case "zip":

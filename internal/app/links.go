@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"net/url"
+	"strings"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
@@ -142,8 +144,11 @@ func (r *linkReader) target(l store.Link) (*Location, string, error) {
 		return loc, LinkOK, nil
 	case search.RefURL:
 		status := LinkOK
-		if search.IsAppURL(ref.URL, r.a.publicURL) {
+		switch {
+		case search.IsAppURL(ref.URL, r.a.publicURL):
 			status = LinkInApp
+		case relativeURL(ref.URL):
+			status = LinkBroken
 		}
 		return &Location{Kind: "url", URL: ref.URL}, status, nil
 	case search.RefSpace:
@@ -158,6 +163,23 @@ func (r *linkReader) target(l store.Link) (*Location, string, error) {
 		return &Location{Kind: "space", Organization: o, Content: c}, LinkOK, nil
 	}
 	return nil, LinkOK, nil
+}
+
+// relativeURL reports whether a URL reference is a relative one, such as
+// "setup.md" or "../guide/" that an import found no page or file for: it
+// has no scheme and no host, so it leads nowhere from a page, whose address
+// the reader chooses, and the link reports call it broken. An empty URL is
+// broken too.
+func relativeURL(u string) bool {
+	u = strings.TrimSpace(u)
+	if u == "" {
+		return true
+	}
+	p, err := url.Parse(u)
+	if err != nil {
+		return false // not a URL we can judge; it is shown as written
+	}
+	return p.Scheme == "" && p.Host == "" && !strings.HasPrefix(u, "//") && !strings.HasPrefix(u, "#")
 }
 
 // readLinks runs fn with a link reader over a space the caller may view and

@@ -22,6 +22,17 @@
 // references (see resolve.go); targets that resolve to nothing stay URLs, to
 // be reported as broken links later.
 //
+// A single Markdown page (MarkdownInto) resolves its relative links against
+// the pages of the space it goes into, by their paths (space.go): a page at
+// guide/setup answers to guide/setup.md, guide/setup/README.md and the file
+// it was synced from, read from where Folio's git export would write the
+// imported page. Images given as data: URLs, in single pages and archives,
+// become files named image.<ext> (data.go), one per distinct URL, counted
+// among MaxFiles; one that is not an image (image/*), is badly encoded or
+// holds more than MaxDataURLBytes fails the whole import, so nothing is
+// written and the message quotes the start of the URL. HTML imports drop
+// data: images as before (websites use them as lazy-loading placeholders).
+//
 // Titles come from the SUMMARY.md link text, else a leading "# H1" (removed
 // from the body), else front matter "title:", else the humanized file or
 // folder name (the root README.md is "Introduction"). Front matter

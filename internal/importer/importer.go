@@ -46,18 +46,29 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// Markdown imports one Markdown page. Its title is a leading "# H1" (removed
-// from the body), else front matter "title:", else title, else "Untitled";
-// front matter "description:" gives the description. Relative links stay
-// URLs. NUL bytes and invalid UTF-8 become U+FFFD. Errors are Invalid: a
-// document over the limits of markdown.ToDocument or of
-// content.Document.Validate.
+// Markdown imports one Markdown page on its own: MarkdownInto with no
+// space, so relative links stay URLs.
 func Markdown(src []byte, title string) (*content.Snapshot, error) {
-	p, err := convertMarkdown(src, nil)
+	return MarkdownInto(src, title, Into{})
+}
+
+// MarkdownInto imports one Markdown page that goes into a space as into
+// says. Its title is a leading "# H1" (removed from the body), else front
+// matter "title:", else title, else "Untitled"; front matter
+// "description:" gives the description. Relative links to the space's
+// pages become page references (see Into); other relative links stay URLs.
+// Images given as data: URLs become files of the snapshot. NUL bytes and
+// invalid UTF-8 become U+FFFD. Errors are Invalid (a document over the
+// limits of markdown.ToDocument or of content.Document.Validate, a data:
+// URL that is not a valid image) or TooLarge (a data: URL over
+// MaxDataURLBytes).
+func MarkdownInto(src []byte, title string, into Into) (*content.Snapshot, error) {
+	s := content.NewSnapshot()
+	p, err := convertMarkdown(src, newSpaceResolver(into, newDataFiles(s, DefaultLimits().MaxFiles)))
 	if err != nil {
 		return nil, err
 	}
-	return single(p, title)
+	return single(s, p, title)
 }
 
 // HTML imports one HTML page: its title is the first top-level <h1>
@@ -70,12 +81,11 @@ func HTML(src []byte, title string) (*content.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return single(p, title)
+	return single(content.NewSnapshot(), p, title)
 }
 
-// single returns a snapshot of one page.
-func single(p page, fallback string) (*content.Snapshot, error) {
-	s := content.NewSnapshot()
+// single returns s with one page added.
+func single(s *content.Snapshot, p page, fallback string) (*content.Snapshot, error) {
 	title := firstTitle(p.title, fallback, "Untitled")
 	pg := &content.Page{ID: folio.NewID(), Type: content.PageDocument, Title: title,
 		Slug: content.Slugify(title), Description: cleanDescription(p.description)}
@@ -134,6 +144,9 @@ func convertMarkdown(src []byte, res markdown.Resolver) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
+	if err := failedData(res); err != nil {
+		return page{}, err
+	}
 	if len(doc.Nodes) > 0 && doc.Nodes[0].Type == content.BlockHeading1 {
 		if t := collapse(plainText(doc.Nodes[0])); t != "" {
 			p.title = t
@@ -142,6 +155,17 @@ func convertMarkdown(src []byte, res markdown.Resolver) (page, error) {
 	}
 	p.doc = doc
 	return p, nil
+}
+
+// failer is a resolver that may have failed to store a data: URL.
+type failer interface{ failed() error }
+
+// failedData returns the failure of res's data: URLs, if any.
+func failedData(res markdown.Resolver) error {
+	if f, ok := res.(failer); ok {
+		return f.failed()
+	}
+	return nil
 }
 
 // frontMatter splits YAML front matter ("---" lines around it at the very

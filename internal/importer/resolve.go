@@ -75,9 +75,15 @@ func (x *index) file(p string) (string, bool) {
 // resolver is the markdown.Resolver of one page file: targets are relative
 // to the file's folder, or to the archive root when they start with "/".
 type resolver struct {
-	idx *index
-	dir string // folder of the linking file, "" at the root
+	idx  *index
+	dir  string     // folder of the linking file, "" at the root
+	data *dataFiles // images given as data: URLs
 }
+
+// Data implements markdown.DataResolver.
+func (r resolver) Data(u string) (string, bool) { return r.data.Data(u) }
+
+func (r resolver) failed() error { return r.data.failed() }
 
 func (r resolver) Page(target string) (string, string, bool) {
 	p, anchor, ok := resolvePath(r.dir, target)

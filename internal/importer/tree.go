@@ -21,6 +21,7 @@ type builder struct {
 	pageFiles map[string]*entry // page file path -> entry
 	lowerPage map[string]*entry
 	converted map[*entry]page // a file listed twice in SUMMARY.md is read once
+	data      *dataFiles      // images given as data: URLs
 	pages     int             // pages made so far
 }
 
@@ -51,6 +52,8 @@ func (b *builder) run() (*content.Snapshot, error) {
 			}
 		}
 	}
+	b.data = newDataFiles(b.s, b.a.lim.MaxFiles)
+	b.data.left -= files // the archive's own files come first
 	b.pageFiles = make(map[string]*entry, len(pageEntries))
 	b.lowerPage = make(map[string]*entry, len(pageEntries))
 	for _, e := range pageEntries {
@@ -510,7 +513,7 @@ func (b *builder) convert(e *entry) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	res := resolver{idx: b.idx, dir: dirOf(e.path)}
+	res := resolver{idx: b.idx, dir: dirOf(e.path), data: b.data}
 	var p page
 	switch pageKind(e.path) {
 	case "markdown":

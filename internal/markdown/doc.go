@@ -18,6 +18,9 @@
 //	```lang ... ```                    code data.title, overflow, lineNumbers, fullWidth;
 //	{% endcode %}                      attributes in that order, no blank lines inside
 //	> quote                            blockquote
+//	> [!NOTE] (TIP, IMPORTANT,         hint info (success, info, warning, danger), read
+//	> WARNING, CAUTION) then content   only at the top level (alert.go); written back as
+//	                                   read while unedited (DataRaw), else as a hint tag
 //	{% hint style="info" %}            hint data.style (info, success, warning, danger);
 //	...                                content right after the tag and right before the end
 //	{% endhint %}                      tag, blank lines only between its blocks
@@ -33,6 +36,7 @@
 //	                                   "&" "<" ">" '"' as &#x26; &#x3C; &#x3E; &#x22;
 //	![alt](src "title") alone          read as images > image (caption from title), written as a figure
 //	![alt](src) in text                inline-image: data.ref, data.alt, data.caption
+//	![alt](data:image/png;base64,…)    a file reference through DataResolver, else a URL
 //	{% file src="x" %}                 file: data.ref {kind: file}, data.caption
 //	caption
 //	{% endfile %}

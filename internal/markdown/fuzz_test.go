@@ -26,6 +26,7 @@ func FuzzToDocument(f *testing.F) {
 	}
 	f.Add([]byte("{% hint style=\"info\" %}\n{% tabs %}\n{% endhint %}\n{% endtabs %}"))
 	f.Add([]byte("<details>\n<summary>x</summary>\n<details>\n"))
+	f.Add([]byte("> [!NOTE]\n> a\nlazy\n> ```\n> code\n\n> [!TIP]\n>\n> * x\n>\n> [!WARNING]\n"))
 	for _, src := range hostileGitBook {
 		f.Add([]byte(src))
 	}

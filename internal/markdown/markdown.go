@@ -19,6 +19,16 @@ type Resolver interface {
 	File(target string) (fileID string, ok bool)
 }
 
+// DataResolver is an optional extension of Resolver: a Resolver that also
+// implements it turns images and {% file %} sources given as data: URLs
+// into file references. Without it, or when Data answers false, the data:
+// URL stays a URL.
+type DataResolver interface {
+	// Data stores the bytes of a data: URL such as
+	// "data:image/png;base64,iVBOR..." as a file and returns its id.
+	Data(url string) (fileID string, ok bool)
+}
+
 // LinkTarget gives back the Markdown target of a page or file reference
 // when writing Markdown; nil writes references as-is ("page:ID",
 // "page:ID#anchor", "file:ID"), which ToDocument reads back as references.
@@ -61,6 +71,7 @@ func ToDocument(src []byte, r Resolver) (*content.Document, error) {
 	}
 	c := &converter{resolver: r, allowed: rootBlocks}
 	c.reusable, _ = r.(ReusableResolver)
+	c.data, _ = r.(DataResolver)
 	var nodes []content.Node
 	text := string(src)
 	if fm, rest, ok := frontMatter(text); ok {

@@ -57,6 +57,7 @@ func inlineParsers() []util.PrioritizedValue {
 type converter struct {
 	resolver Resolver
 	reusable ReusableResolver // resolver's optional extension, or nil
+	data     DataResolver     // resolver's optional extension, or nil
 	keeper   rawKeeper
 	allowed  blockSet // what the container being converted may hold
 	src      []byte   // the source of the Markdown segment being converted
@@ -335,6 +336,9 @@ func (c *converter) block(n ast.Node) []content.Node {
 	case *ast.CodeBlock:
 		return []content.Node{c.code(linesText(n, c.src))}
 	case *ast.Blockquote:
+		if h, ok := c.alert(n); ok {
+			return []content.Node{h}
+		}
 		return []content.Node{block(content.BlockQuote, fit(quoteBlocks, c.blocks(n)))}
 	case *ast.List:
 		return []content.Node{c.list(n)}
@@ -741,6 +745,11 @@ func (c *converter) ref(target string, image bool) map[string]any {
 	case !image && strings.HasPrefix(target, "#") && len(target) > 1:
 		return map[string]any{"kind": "anchor", "anchor": target[1:]}
 	}
+	if image && c.data != nil && isDataURL(target) {
+		if id, ok := c.data.Data(target); ok {
+			return map[string]any{"kind": "file", "file": id}
+		}
+	}
 	if c.resolver != nil && isRelative(target) {
 		if !image {
 			if id, anchor, ok := c.resolver.Page(target); ok {
@@ -761,6 +770,11 @@ func pageRef(id, anchor string) map[string]any {
 		return map[string]any{"kind": "anchor", "anchor": anchor, "page": id}
 	}
 	return map[string]any{"kind": "page", "page": id}
+}
+
+// isDataURL reports whether target is a data: URL (RFC 2397).
+func isDataURL(target string) bool {
+	return len(target) > 5 && strings.EqualFold(target[:5], "data:")
 }
 
 // isRelative reports whether target is a path rather than an absolute URL,
