@@ -23,7 +23,6 @@ func BenchmarkListSpaces1000(b *testing.B) {
 			admin, _ := s.App.Authenticate(ctx, adminTok)
 			member, memberTok := s.Member(b, org, folio.RoleRead)
 			// Five levels, four branches at the top: 20 collections.
-			var leaves []folio.ID
 			var all []folio.ID
 			for branch := range 4 {
 				parent := folio.ID("")
@@ -35,7 +34,6 @@ func BenchmarkListSpaces1000(b *testing.B) {
 					parent = c.ID
 					all = append(all, c.ID)
 				}
-				leaves = append(leaves, parent)
 			}
 			// Three teams with grants at different depths.
 			for i, target := range []folio.ID{all[0], all[7], all[14]} {

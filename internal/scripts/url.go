@@ -39,11 +39,11 @@ var specialPorts = map[string]string{
 func parseURL(raw, base string, hasBase bool) (string, error) {
 	u, err := resolveURL(raw, base, hasBase)
 	if err != nil {
-		return "", fmt.Errorf("Invalid URL: %q", raw)
+		return "", errInvalidURL(raw)
 	}
 	p, err := urlPartsOf(u)
 	if err != nil {
-		return "", fmt.Errorf("Invalid URL: %q", raw)
+		return "", errInvalidURL(raw)
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
@@ -196,4 +196,11 @@ func composeHref(p urlParts, authority bool) string {
 	b.WriteString(p.Search)
 	b.WriteString(p.Hash)
 	return b.String()
+}
+
+// errInvalidURL is the error of a URL that does not parse, worded as the
+// URL constructor's TypeError that scripts expect.
+func errInvalidURL(raw string) error {
+	//lint:ignore ST1005 the message is the web platform's, capital included
+	return fmt.Errorf("Invalid URL: %q", raw)
 }

@@ -86,7 +86,7 @@ func ListSites(ctx context.Context, t *Tx, orgID folio.ID, f folio.SiteFilter, o
 // escapeLike lower-cases s and escapes the LIKE wildcards in it.
 func escapeLike(s string) string {
 	out := make([]rune, 0, len(s))
-	for _, r := range []rune(strings.ToLower(s)) {
+	for _, r := range strings.ToLower(s) {
 		if r == '%' || r == '_' || r == '\\' {
 			out = append(out, '\\')
 		}
