@@ -172,6 +172,11 @@ func patchDocument(doc *openapi3.T) error {
 		if op := p.Post; op != nil && op.OperationID == "applyTemplateToSpace" {
 			op.Responses.Set("204", &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription("Template applied")})
 		}
+		// Every delete answers 204 (wire rule 5); the reference declares
+		// only 205 for leaving integration development mode.
+		if op := p.Delete; op != nil && op.Responses.Status(http.StatusNoContent) == nil {
+			op.Responses.Set("204", &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription("Deleted")})
+		}
 	}
 
 	// Document's "Empty" alternative (a page without a body) forbids every
