@@ -68,6 +68,9 @@ type Server struct {
 	DB    *store.DB
 	App   *app.App
 	Clock *Clock
+	// PublicURL is the public URL the server reports (Options.PublicURL
+	// or PublicURL).
+	PublicURL string
 	// Jobs runs the background jobs that are due (tests call RunDue).
 	Jobs *jobs.Runner
 	// Handler is the server's handler, for benchmarks that skip the network.
@@ -129,7 +132,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 		t.Fatal(err)
 	}
 	a.SetPrinter(printer)
-	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), dbConf: dbConf, Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
+	s := &Server{Store: kind, DB: db, App: a, Clock: clock, PublicURL: publicURL, spec: loadSpec(t), dbConf: dbConf, Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: publicURL,
 		RateLimits: opts.RateLimits})
 	s.Handler = h

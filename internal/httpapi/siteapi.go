@@ -17,6 +17,8 @@ var siteRoutes = map[string]bool{
 	"GET /v1/orgs/{organizationId}/sites/{siteId}/published":             true,
 	"GET /v1/orgs/{organizationId}/sites/{siteId}/redirect":              true,
 	"POST /v1/orgs/{organizationId}/sites/{siteId}/search":               true,
+	"POST /v1/orgs/{organizationId}/sites/{siteId}/ask":                  true,
+	"GET /v1/orgs/{organizationId}/sites/{siteId}/ask/questions":         true,
 	"GET /v1/spaces/{spaceId}":                                           true,
 	"GET /v1/spaces/{spaceId}/content":                                   true,
 	"GET /v1/spaces/{spaceId}/content/pages":                             true,
