@@ -322,7 +322,7 @@ const DefaultCustomization = `{
   "themes": {"default": "light", "toggeable": true},
   "pdf": {"enabled": true},
   "feedback": {"enabled": false},
-  "ai": {"mode": "search"},
+  "ai": {"mode": "none"},
   "advancedCustomization": {"enabled": true},
   "trademark": {"enabled": true},
   "externalLinks": {"target": "self"},

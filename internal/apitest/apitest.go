@@ -10,6 +10,7 @@ package apitest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"gocloud.dev/blob/fileblob"
@@ -56,6 +57,8 @@ type Options struct {
 	WebhookTimeout time.Duration
 	// RateLimits are the server's rate limits (off unless set).
 	RateLimits httpapi.RateLimits
+	// PublicURL is the server's public URL; "" keeps PublicURL.
+	PublicURL string
 }
 
 // Server is a running API over one store.
@@ -65,6 +68,9 @@ type Server struct {
 	DB    *store.DB
 	App   *app.App
 	Clock *Clock
+	// PublicURL is the public URL the server reports (Options.PublicURL
+	// or PublicURL).
+	PublicURL string
 	// Jobs runs the background jobs that are due (tests call RunDue).
 	Jobs *jobs.Runner
 	// Handler is the server's handler, for benchmarks that skip the network.
@@ -116,17 +122,18 @@ func New(t testing.TB, kind string, opts Options) *Server {
 			t.Fatal(err)
 		}
 	}
-	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
+	publicURL := cmp.Or(opts.PublicURL, PublicURL)
+	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: publicURL, Blobs: files,
 		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, WebhookTimeout: opts.WebhookTimeout, Sealer: sealer,
 		ScriptLimits: scripts.Limits{CPUTime: 500 * time.Millisecond, WallTime: 10 * time.Second, Memory: 32 << 20},
 		Git:          &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true}, Translator: opts.Translator})
-	printer, err := pdf.New(a, PublicURL, "a4")
+	printer, err := pdf.New(a, publicURL, "a4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.SetPrinter(printer)
-	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), dbConf: dbConf, Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
-	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: PublicURL,
+	s := &Server{Store: kind, DB: db, App: a, Clock: clock, PublicURL: publicURL, spec: loadSpec(t), dbConf: dbConf, Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
+	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: publicURL,
 		RateLimits: opts.RateLimits})
 	s.Handler = h
 	ts := httptest.NewUnstartedServer(h)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/foliodocs/folio"
-	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/store"
 	"github.com/golang-jwt/jwt/v5"
 )
@@ -58,9 +57,13 @@ type URLLookup struct {
 	BasePath     string
 	Pathname     string
 	CanonicalURL string
-	Complete     bool
-	ShareKey     string
-	APIToken     string
+	// SiteURL is the site's URL in the form the lookup was asked for
+	// (scheme, host and port as given, then the site's path), set for
+	// redirects too: links built from it stay on that form.
+	SiteURL  string
+	Complete bool
+	ShareKey string
+	APIToken string
 	// Redirect is set for a site redirect; the rest is then empty.
 	Redirect *ResolvedRedirect
 	// External is set when a visitor without a valid token must sign in
@@ -82,7 +85,13 @@ type URLLookup struct {
 // set, and a *VisitorAuthError otherwise. The visitor's claims decide
 // which site spaces and sections exist for them (VisibleSiteSpaces), and
 // go into the site API token with the spaces they see. Unpublished sites
-// answer NotFound, as does any path that leads nowhere.
+// answer NotFound, as does a URL under no site. A path under a site that
+// names no page (an unknown page, robots.txt, ~gitbook/icon) is found,
+// with the rest of the path as the pathname, as GitBook's lookup answers:
+// the renderer serves those paths itself. The canonical URL keeps the
+// scheme, host and port of the URL asked for, so that a renderer asked
+// for https://localhost/sites/… (it refuses hosts with a port) links to
+// that form while Folio's public URL is http://localhost:8080.
 func (a *App) ResolvePublishedURL(ctx context.Context, raw string, visitor Visitor, redirectOnError bool) (out *URLLookup, err error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
@@ -103,9 +112,8 @@ func (a *App) ResolvePublishedURL(ctx context.Context, raw string, visitor Visit
 			s        *folio.Site
 			sitePath string
 			err      error
-			// the canonical URL's origin: the server's for sites under its
-			// public URL, https and the hostname otherwise.
-			origin = "https://" + host
+			// the canonical URL's origin: the one asked for.
+			origin = strings.ToLower(u.Scheme + "://" + u.Host)
 		)
 		prefix := ""
 		if pub != nil {
@@ -114,7 +122,6 @@ func (a *App) ResolvePublishedURL(ctx context.Context, raw string, visitor Visit
 		if pub != nil && strings.EqualFold(pub.Hostname(), host) && strings.HasPrefix(path, prefix) {
 			id, _, _ := strings.Cut(path[len(prefix):], "/")
 			sitePath = prefix + id
-			origin = pub.Scheme + "://" + pub.Host
 			s, err = store.SiteByID(ctx, tx, id)
 			if err == nil && (s.Hostname != "" || s.ProxyOrigin != "") {
 				// Such a site is served at its own URL only.
@@ -154,8 +161,12 @@ func (a *App) ResolvePublishedURL(ctx context.Context, raw string, visitor Visit
 			return cmpErr(err, errURLNotFound)
 		}
 		out, err = a.lookup(ctx, tx, s, sitePath, rest, va.claims)
-		if err != nil || out.Redirect != nil {
+		if err != nil {
 			return err
+		}
+		out.SiteURL = origin + sitePath
+		if out.Redirect != nil {
+			return nil
 		}
 		out.claims, out.visitorKey = va.claims, va.keyID
 		if s.Visibility == folio.VisibilityShareLink {
@@ -279,8 +290,8 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 	home := vis.Default.Section
 	section := home
 	var byPath *VisibleSiteSpace // a site space named by its path alone
+	named := false               // a segment named the section or site space
 	if len(segs) > 0 {
-		named := false
 		for _, sec := range vis.Sections {
 			if sec != home && sec.Path == segs[0] {
 				section, named = sec, true
@@ -318,6 +329,7 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 	if ss == nil {
 		ss = byPath
 	}
+	named = named || ss != nil
 	if ss != nil {
 		segs = segs[1:]
 		out.BasePath += "/" + url.PathEscape(ss.Path)
@@ -329,31 +341,36 @@ func (a *App) lookup(ctx context.Context, tx *store.Tx, s *folio.Site, sitePath,
 		return nil, errURLNotFound
 	}
 	out.SiteSpace, out.Space = ss.ID, ss.SpaceID
-	out.Complete = true
 	for _, x := range vis.SiteSpaces {
 		if !slices.Contains(out.spaces, x.SpaceID) {
 			out.spaces = append(out.spaces, x.SpaceID)
 		}
 	}
-	if len(segs) > 0 {
-		out.Pathname = strings.Join(segs, "/")
-		sp, err := store.GetSpace(ctx, tx, ss.SpaceID)
-		if err != nil {
-			return nil, err
-		}
-		c, err := a.contentOf(ctx, tx, &folio.SpaceView{Space: *sp, CallerRole: folio.RoleRead}, "")
-		if err != nil {
-			return nil, err
-		}
-		p, err := url.PathUnescape(out.Pathname)
-		if err != nil {
-			return nil, errURLNotFound
-		}
-		if _, err := content.FindByPath(c.Tree, p); err != nil {
-			return nil, errURLNotFound
+	// Complete (the reference): no further segment can name a section or
+	// a site space. GitBook's renderer looks up shorter prefixes of a URL
+	// too and takes a complete answer for one as the answer for the whole.
+	out.Complete = len(segs) > 0 || named || !ambiguous(*vis, section, home)
+	// What is left is the page path, or a path the renderer serves itself
+	// (robots.txt, llms.txt, ~gitbook/icon, PAGE.md) or answers with its
+	// own 404 page: none of them is looked up here.
+	out.Pathname = strings.Join(segs, "/")
+	return out, nil
+}
+
+// ambiguous reports whether a further path segment could still name
+// another section of a site (section is its home section), or another
+// site space of section.
+func ambiguous(vis SiteVisibility, section, home *folio.SiteSectionView) bool {
+	if section == home && len(vis.Sections) > 1 {
+		return true
+	}
+	n := 0
+	for _, x := range vis.SiteSpaces {
+		if x.Section == section {
+			n++
 		}
 	}
-	return out, nil
+	return n > 1
 }
 
 // siteSpaceByPath finds a visible site space of a sectioned site whose

@@ -397,18 +397,14 @@ func (s *Server) getRequestedReviewersByChangeRequestID(w http.ResponseWriter, r
 }
 
 // removeRequestedReviewerFromChangeRequest serves DELETE
-// .../requested-reviewers/{userId}: 205 when a request was withdrawn, 204
-// when there was none, as in the reference.
+// .../requested-reviewers/{userId}: 204 whether or not a request was
+// withdrawn (wire rule 5).
 func (s *Server) removeRequestedReviewerFromChangeRequest(w http.ResponseWriter, r *http.Request) error {
-	removed, err := s.app.RemoveRequestedReviewer(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"), r.PathValue("userId"))
+	_, err := s.app.RemoveRequestedReviewer(r.Context(), caller(r), r.PathValue("spaceId"), r.PathValue("changeRequestId"), r.PathValue("userId"))
 	if err != nil {
 		return err
 	}
-	if removed {
-		w.WriteHeader(http.StatusResetContent)
-	} else {
-		w.WriteHeader(http.StatusNoContent)
-	}
+	deleted(w)
 	return nil
 }
 

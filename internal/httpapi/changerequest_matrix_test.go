@@ -89,7 +89,7 @@ func TestChangeRequestMatrix(t *testing.T) {
 				cr := fresh("")(a)
 				s.Do(t, admin, "POST", cr+"/requested-reviewers", map[string]any{"users": []string{readerID}}).WantStatus(t, 200)
 				return cr + "/requested-reviewers/" + readerID
-			}, Want: editors(205), State: apitest.Trim("/" + readerID)},
+			}, Want: editors(204), State: apitest.Trim("/" + readerID)},
 		}
 		apitest.Matrix(t, s, a, cases)
 	})

@@ -71,7 +71,7 @@ func importInto(t testing.TB, s *apitest.Server, token, space, page, source stri
 	var res importResult
 	r := s.Do(t, token, "POST", path, map[string]any{"source": source, "url": dataURL(ct, body)}).WantStatus(t, 201)
 	r.JSON(t, &res)
-	if want := apitest.PublicURL + "/v1/spaces/" + space + "/revisions/" + res.Revision; r.Header.Get("Location") != want {
+	if want := s.PublicURL + "/v1/spaces/" + space + "/revisions/" + res.Revision; r.Header.Get("Location") != want {
 		t.Fatalf("Location %q, want %q", r.Header.Get("Location"), want)
 	}
 	return res

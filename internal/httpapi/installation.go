@@ -245,12 +245,13 @@ func (s *Server) setIntegrationDev(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-// disableIntegrationDev serves DELETE /integrations/{integrationName}/dev (205).
+// disableIntegrationDev serves DELETE /integrations/{integrationName}/dev:
+// 204 (wire rule 5; the reference declares only 205).
 func (s *Server) disableIntegrationDev(w http.ResponseWriter, r *http.Request) error {
 	if err := s.app.SetIntegrationDev(r.Context(), caller(r), r.PathValue("integrationName"), "", false); err != nil {
 		return err
 	}
-	w.WriteHeader(http.StatusResetContent)
+	deleted(w)
 	return nil
 }
 

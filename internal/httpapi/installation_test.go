@@ -292,7 +292,7 @@ func TestIntegrationEventsToTunnel(t *testing.T) {
 			t.Fatalf("trace %+v", one.Trace)
 		}
 		s.Do(t, admin, "GET", "/v1/integrations/tunnelled/events/nope", nil).WantError(t, 404, "Not found")
-		s.Do(t, admin, "DELETE", "/v1/integrations/tunnelled/dev", nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", "/v1/integrations/tunnelled/dev", nil).WantStatus(t, 204)
 	})
 }
 

@@ -269,6 +269,8 @@ func (s *Server) routes() {
 	s.handle("POST "+site+"/unpublish", authed, s.publishSite(false))
 	s.handle("GET "+site+"/published", authed, s.getPublishedContentSite)
 	s.handle("POST "+site+"/search", authed, s.searchSiteContent)
+	s.handle("POST "+site+"/ask", authed, s.streamAskInSite)
+	s.handle("GET "+site+"/ask/questions", authed, s.streamRecommendedQuestionsInSite)
 	s.handle("GET "+site+"/share-links", authed, s.listSiteShareLinks)
 	s.handle("POST "+site+"/share-links", authed, s.createSiteShareLink)
 	s.handle("PATCH "+site+"/share-links/{shareLinkId}", authed, s.updateSiteShareLinkByID)

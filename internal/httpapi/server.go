@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,6 +69,9 @@ type Server struct {
 	limits    *limiters
 	jobs      *jobMetrics
 	jobsAlive func() time.Time
+	// patterns are the route patterns registered through handle, in order
+	// (Routes).
+	patterns []string
 }
 
 // New builds the handler with every route registered.
@@ -165,8 +169,13 @@ const (
 
 // handle registers one route.
 func (s *Server) handle(pattern string, kind routeKind, h handlerFunc) {
+	s.patterns = append(s.patterns, pattern)
 	s.mux.Handle(pattern, s.wrap(pattern, kind, h))
 }
+
+// Routes lists the pattern ("METHOD /path") of every API route, in the
+// order routes.go registers them, so tests can walk the route table.
+func (s *Server) Routes() []string { return slices.Clone(s.patterns) }
 
 type ctxKey struct{}
 

@@ -8,13 +8,10 @@ import (
 	"github.com/foliodocs/folio/internal/wire"
 )
 
-// deleted answers a DELETE the reference describes with 205 when
-// something was deleted and 204 when it did not exist.
-func deleted(w http.ResponseWriter, existed bool) {
-	if existed {
-		w.WriteHeader(http.StatusResetContent)
-		return
-	}
+// deleted answers a DELETE: 204 with no content whether or not the
+// target existed (the description's wire rule 5, which wins over the
+// reference's 205 for a deletion; docs/decisions.md).
+func deleted(w http.ResponseWriter) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -78,11 +75,11 @@ func (s *Server) updateSiteByID(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteSiteByID(w http.ResponseWriter, r *http.Request) error {
-	existed, err := s.app.DeleteSite(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"))
+	_, err := s.app.DeleteSite(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"))
 	if err != nil {
 		return err
 	}
-	deleted(w, existed)
+	deleted(w)
 	return nil
 }
 
@@ -141,12 +138,12 @@ func (s *Server) updateSiteShareLinkByID(w http.ResponseWriter, r *http.Request)
 }
 
 func (s *Server) deleteSiteShareLinkByID(w http.ResponseWriter, r *http.Request) error {
-	existed, err := s.app.DeleteShareLink(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
+	_, err := s.app.DeleteShareLink(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
 		r.PathValue("shareLinkId"))
 	if err != nil {
 		return err
 	}
-	deleted(w, existed)
+	deleted(w)
 	return nil
 }
 
@@ -192,12 +189,12 @@ func (s *Server) updateSiteRedirectByID(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) deleteSiteRedirectByID(w http.ResponseWriter, r *http.Request) error {
-	existed, err := s.app.DeleteRedirect(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
+	_, err := s.app.DeleteRedirect(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
 		r.PathValue("siteRedirectId"))
 	if err != nil {
 		return err
 	}
-	deleted(w, existed)
+	deleted(w)
 	return nil
 }
 
@@ -283,12 +280,12 @@ func (s *Server) overrideSiteSpaceCustomizationByID(w http.ResponseWriter, r *ht
 }
 
 func (s *Server) deleteSiteSpaceCustomizationByID(w http.ResponseWriter, r *http.Request) error {
-	had, err := s.app.DeleteSiteSpaceCustomization(r.Context(), caller(r), r.PathValue("organizationId"),
+	_, err := s.app.DeleteSiteSpaceCustomization(r.Context(), caller(r), r.PathValue("organizationId"),
 		r.PathValue("siteId"), r.PathValue("siteSpaceId"))
 	if err != nil {
 		return err
 	}
-	deleted(w, had)
+	deleted(w)
 	return nil
 }
 

@@ -63,7 +63,7 @@ func TestSiteLifecycle(t *testing.T) {
 		if pub.Published {
 			t.Fatal("still published")
 		}
-		s.Do(t, admin, "DELETE", base+"/"+st.ID, nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", base+"/"+st.ID, nil).WantStatus(t, 204)
 		s.Do(t, admin, "DELETE", base+"/"+st.ID, nil).WantStatus(t, 204)
 		s.Do(t, admin, "GET", base+"/"+st.ID, nil).WantError(t, 404, "site not found")
 	})
@@ -207,7 +207,7 @@ func TestSiteShareKeys(t *testing.T) {
 		s.Do(t, stranger, "GET", base+"/published?shareKey="+key, nil).WantStatus(t, 404)
 		s.Do(t, admin, "PATCH", base+"/share-links/"+link.ID, `{"active":true}`).WantStatus(t, 200)
 		s.Do(t, stranger, "GET", space+"?shareKey="+key, nil).WantStatus(t, 200)
-		s.Do(t, admin, "DELETE", base+"/share-links/"+link.ID, nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", base+"/share-links/"+link.ID, nil).WantStatus(t, 204)
 		s.Do(t, stranger, "GET", space+"?shareKey="+key, nil).WantStatus(t, 404)
 		s.Do(t, admin, "DELETE", base+"/share-links/"+link.ID, nil).WantStatus(t, 204)
 
@@ -306,7 +306,7 @@ func TestSiteRedirects(t *testing.T) {
 		if l.Count != 1 {
 			t.Errorf("search: %d redirects", l.Count)
 		}
-		s.Do(t, admin, "DELETE", base+"/redirects/"+res.Redirect.ID, nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", base+"/redirects/"+res.Redirect.ID, nil).WantStatus(t, 204)
 		s.Do(t, admin, "GET", base+"/redirect?source=/new/page", nil).WantStatus(t, 404)
 	})
 }
@@ -391,7 +391,7 @@ func TestSiteCustomization(t *testing.T) {
 		if doc.Title != "Custom" || doc.Styling.Theme != "bold" {
 			t.Fatalf("after null title %+v", doc)
 		}
-		s.Do(t, admin, "DELETE", ss, nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", ss, nil).WantStatus(t, 204)
 		s.Do(t, admin, "DELETE", ss, nil).WantStatus(t, 204)
 	})
 }

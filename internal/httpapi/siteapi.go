@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
@@ -16,6 +17,8 @@ var siteRoutes = map[string]bool{
 	"GET /v1/orgs/{organizationId}/sites/{siteId}/published":             true,
 	"GET /v1/orgs/{organizationId}/sites/{siteId}/redirect":              true,
 	"POST /v1/orgs/{organizationId}/sites/{siteId}/search":               true,
+	"POST /v1/orgs/{organizationId}/sites/{siteId}/ask":                  true,
+	"GET /v1/orgs/{organizationId}/sites/{siteId}/ask/questions":         true,
 	"GET /v1/spaces/{spaceId}":                                           true,
 	"GET /v1/spaces/{spaceId}/content":                                   true,
 	"GET /v1/spaces/{spaceId}/content/pages":                             true,
@@ -89,9 +92,12 @@ func (s *Server) resolvePublishedContentByURL(w http.ResponseWriter, r *http.Req
 		return nil
 	}
 	if rr := l.Redirect; rr != nil {
-		target := s.urls.SitePublished(&rr.Site.Site)
+		// The site's published URL, on the form asked for (see
+		// app.URLLookup.SiteURL), then the site space's path.
+		target := l.SiteURL
 		if rr.SiteSpace != nil {
-			target = s.urls.SiteSpacePublished(&rr.Site.Site, rr.SiteSpace)
+			site := s.urls.SitePublished(&rr.Site.Site)
+			target += strings.TrimPrefix(s.urls.SiteSpacePublished(&rr.Site.Site, rr.SiteSpace), site)
 		}
 		if id := rr.Redirect.Destination.PageID; id != "" {
 			target += "/~/page/" + id

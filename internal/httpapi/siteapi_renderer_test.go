@@ -534,10 +534,12 @@ func TestLookupProxiedSite(t *testing.T) {
 			"https://example.com/",
 			"https://example.com/doc",
 			"https://example.com/docsx/intro",
-			"https://example.com/docs/nothing",
 			"https://folio.test/sites/" + st.ID,
 		} {
 			lookupURL(t, s, u, 404)
+		}
+		if l = lookupURL(t, s, "https://example.com/docs/nothing", 200); l.Site != st.ID || l.Pathname != "nothing" {
+			t.Fatalf("a path that is no page: %+v", l)
 		}
 		var prof struct {
 			Structure struct{ Structure []struct{ ID string } }

@@ -125,12 +125,12 @@ func (s *Server) updateSiteSectionByID(w http.ResponseWriter, r *http.Request) e
 }
 
 func (s *Server) deleteSiteSectionByID(w http.ResponseWriter, r *http.Request) error {
-	existed, err := s.app.DeleteSiteSection(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
+	_, err := s.app.DeleteSiteSection(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
 		r.PathValue("siteSectionId"))
 	if err != nil {
 		return err
 	}
-	deleted(w, existed)
+	deleted(w)
 	return nil
 }
 
@@ -211,12 +211,12 @@ func (s *Server) updateSiteSpaceByID(w http.ResponseWriter, r *http.Request) err
 }
 
 func (s *Server) deleteSiteSpaceByID(w http.ResponseWriter, r *http.Request) error {
-	existed, err := s.app.DeleteSiteSpace(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
+	_, err := s.app.DeleteSiteSpace(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
 		r.PathValue("siteSpaceId"))
 	if err != nil {
 		return err
 	}
-	deleted(w, existed)
+	deleted(w)
 	return nil
 }
 
@@ -324,12 +324,12 @@ func (s *Server) updateSiteSectionGroupByID(w http.ResponseWriter, r *http.Reque
 }
 
 func (s *Server) deleteSiteSectionGroupByID(w http.ResponseWriter, r *http.Request) error {
-	existed, err := s.app.DeleteSiteSectionGroup(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
+	_, err := s.app.DeleteSiteSectionGroup(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
 		r.PathValue("siteSectionGroupId"))
 	if err != nil {
 		return err
 	}
-	deleted(w, existed)
+	deleted(w)
 	return nil
 }
 
@@ -351,12 +351,12 @@ func (s *Server) addSectionToGroup(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) removeSectionFromGroup(w http.ResponseWriter, r *http.Request) error {
-	existed, err := s.app.RemoveSectionFromGroup(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
+	_, err := s.app.RemoveSectionFromGroup(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("siteId"),
 		r.PathValue("siteSectionGroupId"), r.PathValue("siteSectionId"))
 	if err != nil {
 		return err
 	}
-	deleted(w, existed)
+	deleted(w)
 	return nil
 }
 

@@ -62,7 +62,7 @@ func TestSiteStructureMatrix(t *testing.T) {
 				Want: manage(200)},
 			{Name: "deleteSiteSectionById", Method: "DELETE", State: structure,
 				Path: func(*apitest.Actors) string { return base + "/sections/" + f.addSection(t, sp, nil).ID },
-				Want: manage(205)},
+				Want: manage(204)},
 			{Name: "moveSiteSection", Method: "POST", Path: fixed(base + "/sections/" + second.ID + "/move"), State: structure,
 				Reset: toFront("site-section", second.ID), Body: `{}`, Want: manage(200)},
 			{Name: "listSiteSpaces", Method: "GET", Path: fixed(base + "/site-spaces"), Want: read},
@@ -73,7 +73,7 @@ func TestSiteStructureMatrix(t *testing.T) {
 				Want: manage(200)},
 			{Name: "deleteSiteSpaceById", Method: "DELETE", State: structure,
 				Path: func(*apitest.Actors) string { return base + "/site-spaces/" + f.addSiteSpace(t, sp, first.ID).ID },
-				Want: manage(205)},
+				Want: manage(204)},
 			{Name: "moveSiteSpace", Method: "POST", Path: fixed(base + "/site-spaces/" + movable + "/move"), State: structure,
 				Reset: toFront("site-space", movable), Body: `{}`, Want: manage(200)},
 			{Name: "listSiteSectionGroups", Method: "GET", Path: fixed(base + "/section-groups"), Want: read},
@@ -88,7 +88,7 @@ func TestSiteStructureMatrix(t *testing.T) {
 					var g groupBody
 					s.Do(t, admin, "POST", base+"/section-groups", map[string]any{"title": "Doomed"}).WantStatus(t, 201).JSON(t, &g)
 					return base + "/section-groups/" + g.ID
-				}, Want: manage(205)},
+				}, Want: manage(204)},
 			{Name: "addSectionToGroup", Method: "POST", Path: fixed(base + "/section-groups/" + group.ID + "/sections"),
 				State: structure, Body: map[string]any{"sectionId": first.ID},
 				Reset: func(*apitest.Actors) {
@@ -101,7 +101,7 @@ func TestSiteStructureMatrix(t *testing.T) {
 					s.Do(t, admin, "POST", base+"/section-groups/"+group.ID+"/sections", map[string]any{"sectionId": first.ID}).
 						WantStatus(t, 201)
 				},
-				Want: manage(205)},
+				Want: manage(204)},
 			{Name: "moveSiteSectionGroup", Method: "POST", Path: fixed(base + "/section-groups/" + group.ID + "/move"),
 				State: structure, Reset: toFront("site-section-group", group.ID), Body: `{}`, Want: manage(200)},
 			{Name: "getSiteAdaptiveSchema", Method: "GET", Path: fixed(base + "/adaptive-schema"), Want: read},

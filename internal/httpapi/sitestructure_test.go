@@ -269,17 +269,17 @@ func TestSiteStructureSections(t *testing.T) {
 		wantLayout(t, f, "guide*:guide*,api,changelog|blog:blog*,guide")
 		// Deleting a default site space elects the first remaining one.
 		secs := f.sections(t)
-		s.Do(t, f.admin, "DELETE", f.base+"/site-spaces/"+secs[0].SiteSpaces[0].ID, nil).WantStatus(t, 205)
+		s.Do(t, f.admin, "DELETE", f.base+"/site-spaces/"+secs[0].SiteSpaces[0].ID, nil).WantStatus(t, 204)
 		s.Do(t, f.admin, "DELETE", f.base+"/site-spaces/"+secs[0].SiteSpaces[0].ID, nil).WantStatus(t, 204)
 		wantLayout(t, f, "guide*:api*,changelog|blog:blog*,guide")
 		// Deleting the default section makes the next one the default.
-		s.Do(t, f.admin, "DELETE", f.base+"/sections/"+secs[0].ID, nil).WantStatus(t, 205)
+		s.Do(t, f.admin, "DELETE", f.base+"/sections/"+secs[0].ID, nil).WantStatus(t, 204)
 		s.Do(t, f.admin, "DELETE", f.base+"/sections/"+secs[0].ID, nil).WantStatus(t, 204)
 		wantLayout(t, f, "blog*:blog*,guide")
 		// Deleting the last site space of a section removes the section.
 		third := f.addSection(t, f.space(t, "Extra"), "Extra things")
 		wantLayout(t, f, "blog*:blog*,guide|extra-things:extra*")
-		s.Do(t, f.admin, "DELETE", f.base+"/site-spaces/"+third.SiteSpaces[0].ID, nil).WantStatus(t, 205)
+		s.Do(t, f.admin, "DELETE", f.base+"/site-spaces/"+third.SiteSpaces[0].ID, nil).WantStatus(t, 204)
 		wantLayout(t, f, "blog*:blog*,guide")
 		// Pages of sections.
 		f.addSection(t, f.space(t, "Three"), nil)
@@ -596,8 +596,8 @@ func TestSiteSectionGroups(t *testing.T) {
 		if st.Structure[0].ID != g.ID {
 			t.Fatalf("after move %+v", st)
 		}
-		// Removing a section: 205, then 204 now that it is not in the group.
-		s.Do(t, f.admin, "DELETE", f.base+"/section-groups/"+inner.ID+"/sections/"+b.ID, nil).WantStatus(t, 205)
+		// Removing a section: 204, and 204 again now that it is not in the group.
+		s.Do(t, f.admin, "DELETE", f.base+"/section-groups/"+inner.ID+"/sections/"+b.ID, nil).WantStatus(t, 204)
 		s.Do(t, f.admin, "DELETE", f.base+"/section-groups/"+inner.ID+"/sections/"+b.ID, nil).WantStatus(t, 204)
 		g0 := g.ID
 		f.try(t, "group title null", "PATCH", f.base+"/section-groups/"+g.ID, `{"title":null}`, 400)
@@ -609,7 +609,7 @@ func TestSiteSectionGroups(t *testing.T) {
 			t.Fatalf("patched %+v", g)
 		}
 		// Deleting a group puts its children in its place.
-		s.Do(t, f.admin, "DELETE", f.base+"/section-groups/"+g.ID, nil).WantStatus(t, 205)
+		s.Do(t, f.admin, "DELETE", f.base+"/section-groups/"+g.ID, nil).WantStatus(t, 204)
 		s.Do(t, f.admin, "DELETE", f.base+"/section-groups/"+g.ID, nil).WantStatus(t, 204)
 		var groups struct{ Count int }
 		s.Do(t, f.admin, "GET", f.base+"/section-groups", nil).WantStatus(t, 200).JSON(t, &groups)
@@ -632,7 +632,7 @@ func TestSiteSectionGroups(t *testing.T) {
 		}
 		// Deleting the site takes its whole structure and schema with it.
 		s.Do(t, f.admin, "PUT", f.base+"/adaptive-schema", adaptiveSchemaBody).WantStatus(t, 200)
-		s.Do(t, f.admin, "DELETE", f.base, nil).WantStatus(t, 205)
+		s.Do(t, f.admin, "DELETE", f.base, nil).WantStatus(t, 204)
 		s.Do(t, f.admin, "GET", f.base+"/structure", nil).WantStatus(t, 404)
 	})
 }
@@ -777,7 +777,7 @@ func TestSiteStructureConcurrentWrites(t *testing.T) {
 				}()
 			}
 			for range 2 {
-				if st := <-done; st != 205 {
+				if st := <-done; st != 204 {
 					t.Fatalf("round %d: delete answered %d", round, st)
 				}
 			}
