@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -23,9 +22,10 @@ import (
 //
 // Finish gives a document written by Folio its keys and anchors, carrying
 // the keys of the document it replaces over to the blocks that survive.
-// Upgrade does the same for a document stored before keys existed, with
-// keys derived from the document's hash: the same stored document always
-// reads with the same keys.
+// Upgrade does the same for a document stored before keys existed. New keys
+// come from DerivedKeys seeded with the document's hash: they look random,
+// but the same document always gets the same keys, so identical imports
+// still make identical objects and a stored document always reads the same.
 
 // KeyLength is the length of the keys Finish and Upgrade give nodes.
 const KeyLength = 12
@@ -50,25 +50,11 @@ func appendKeyChars(out, random []byte) []byte {
 	return out
 }
 
-// RandomKeys returns a maker of random keys reading r (crypto/rand.Reader
-// in production). The maker panics if r fails, as crypto/rand does.
-func RandomKeys(r io.Reader) func() string {
-	return func() string {
-		out := make([]byte, 0, KeyLength)
-		var buf [KeyLength + 4]byte
-		for len(out) < KeyLength {
-			if _, err := io.ReadFull(r, buf[:]); err != nil {
-				panic("content: reading random key bytes: " + err.Error())
-			}
-			out = appendKeyChars(out, buf[:])
-		}
-		return string(out)
-	}
-}
-
-// derivedKeys returns a maker of keys that depend only on seed and on how
-// many keys the maker made before.
-func derivedKeys(seed Hash) func() string {
+// DerivedKeys returns a maker of keys that depend only on seed and on how
+// many keys the maker made before: pseudo-random strings of KeyLength
+// letters and digits. Folio seeds it with the hash of the document being
+// keyed, so that the same document always gets the same keys (see Finish).
+func DerivedKeys(seed Hash) func() string {
 	var n uint64
 	return func() string {
 		out := make([]byte, 0, KeyLength)
@@ -316,17 +302,17 @@ func Finish(d, old *Document, newKey func() string) (*Document, bool) {
 	return out, true
 }
 
-// Upgrade gives d, a document stored under hash h, what Finish would give
-// it, in place, with keys derived from h instead of random ones, so that
-// the same stored document always reads with the same keys; anchors are
-// only written when a heading has none. It reports whether d changed.
+// Upgrade gives d, a document stored under hash h, in place, the keys
+// Finish(d, nil, DerivedKeys(h)) would give it, so that the same stored
+// document always reads with the same keys; anchors are only written when
+// a heading has none. It reports whether d changed.
 func Upgrade(d *Document, h Hash) bool {
 	if d == nil {
 		return false
 	}
 	changed := false
 	if !keysComplete(d) {
-		fillKeys(d, derivedKeys(h))
+		fillKeys(d, DerivedKeys(h))
 		changed = true
 	}
 	if anyHeadingWithoutID(d) {

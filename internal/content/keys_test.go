@@ -1,7 +1,6 @@
 package content_test
 
 import (
-	"bytes"
 	"regexp"
 	"strconv"
 	"testing"
@@ -96,14 +95,21 @@ func TestFinish(t *testing.T) {
 			t.Errorf("keys (-want +got):\n%s", diff)
 		}
 	})
-	t.Run("RandomKeysLookLikeGitBooks", func(t *testing.T) {
-		keys := content.RandomKeys(bytes.NewReader(bytes.Repeat([]byte{0, 61, 250, 7, 62}, 100)))
-		k := keys()
-		if !regexp.MustCompile(`^[0-9A-Za-z]{12}$`).MatchString(k) {
-			t.Errorf("key %q", k)
+	t.Run("DerivedKeysLookLikeGitBooks", func(t *testing.T) {
+		a, b := content.DerivedKeys(content.Hash{1}), content.DerivedKeys(content.Hash{1})
+		seen := map[string]bool{}
+		for range 1000 {
+			k := a()
+			if !regexp.MustCompile(`^[0-9A-Za-z]{12}$`).MatchString(k) || seen[k] {
+				t.Fatalf("key %q (seen before: %v)", k, seen[k])
+			}
+			seen[k] = true
+			if k2 := b(); k2 != k {
+				t.Fatalf("two makers with one seed differ: %q, %q", k, k2)
+			}
 		}
-		if k[:4] != "0z70" {
-			t.Errorf("key %q: bytes ≥ 248 must be skipped, the rest taken mod 62", k)
+		if content.DerivedKeys(content.Hash{2})() == content.DerivedKeys(content.Hash{1})() {
+			t.Error("the seed does not matter")
 		}
 	})
 }
