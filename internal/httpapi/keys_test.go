@@ -29,7 +29,10 @@ const keysDocument = `{"object":"document","data":{},"nodes":[
  {"object":"block","type":"heading-2","key":"<key>","data":{},"meta":{"id":"install-1"},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Install","marks":[]}]}]},
  {"object":"block","type":"paragraph","key":"<key>","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Again, with ","marks":[]},{"object":"leaf","text":"code","marks":[{"object":"mark","type":"code"}]},{"object":"leaf","text":".","marks":[]}]}]}]}`
 
-var keyPattern = regexp.MustCompile(`^[0-9A-Za-z]{12}$`)
+// keyPattern is the shape of keys: Folio's, like GitBook's, or the keys
+// the Markdown import gives the blocks whose Markdown it keeps
+// (markdown.RawKeyPrefix and a digest of the source).
+var keyPattern = regexp.MustCompile(`^([0-9A-Za-z]{12}|md-[0-9a-f]{12}(-[0-9]+)?)$`)
 
 // documentKeys checks that every block and inline of a document body has a
 // key shaped like GitBook's, unique in the document, and returns the body
@@ -151,6 +154,31 @@ func TestBlockKeys(t *testing.T) {
 			_, after := documentKeys(t, got)
 			if diff := cmp.Diff(keys, after); diff != "" {
 				t.Fatalf("keys after the merge (-want +got):\n%s", diff)
+			}
+		})
+
+		t.Run("TemplatePagesHaveKeys", func(t *testing.T) {
+			sp := newSpace(t, s, admin, org, "Product")
+			s.Do(t, admin, "POST", "/v1/spaces/"+sp+"/content/template", map[string]any{"id": "product-docs"}).WantStatus(t, 204)
+			var pages struct{ Pages []pageBody }
+			s.Do(t, admin, "GET", "/v1/spaces/"+sp+"/content/pages", nil).WantStatus(t, 200).JSON(t, &pages)
+			rev := currentRevision(t, s, admin, sp)
+			n := 0
+			var walk func(ps []pageBody)
+			walk = func(ps []pageBody) {
+				for _, p := range ps {
+					walk(p.Pages)
+					if p.Type != "document" {
+						continue
+					}
+					r := s.Do(t, admin, "GET", "/v1/spaces/"+sp+"/revisions/"+rev+"/page/"+p.ID+"/document", nil).WantStatus(t, 200)
+					_, keys := documentKeys(t, r.Body)
+					n += len(keys)
+				}
+			}
+			walk(pages.Pages)
+			if n == 0 {
+				t.Fatal("the template's pages hold no block")
 			}
 		})
 
