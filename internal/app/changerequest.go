@@ -445,6 +445,9 @@ func (a *App) commitChangeRequest(ctx context.Context, caller folio.Caller, spac
 		}
 		base := b.head
 		snap = ownPages(snap, base.Tree, base.rt.index().nodes)
+		if err := a.finishDocuments(ctx, base, snap); err != nil {
+			return nil, err
+		}
 		baseIndex := base.rt.index().nodes
 		snap.Tree.FillSlugsEdit(base.Tree, baseIndex)
 		if err := snap.Tree.ValidateEdit(base.Tree, baseIndex); err != nil {

@@ -66,7 +66,8 @@ func parseOpenAPIComputed(raw json.RawMessage) (c openAPIComputed, ok bool) {
 func (a *App) pageDocument(ctx context.Context, tx *store.Tx, orgID folio.ID, page *content.Page, computed bool) (*content.Document, error) {
 	if computed {
 		if c, ok := parseOpenAPIComputed(page.Computed); ok {
-			return a.openAPIDocument(ctx, tx, orgID, c)
+			d, err := a.openAPIDocument(ctx, tx, orgID, c)
+			return upgradeComputed(d), err
 		}
 	}
 	if page.Document.IsZero() {
@@ -83,7 +84,7 @@ func (a *App) pageDocumentJSON(ctx context.Context, tx *store.Tx, orgID folio.ID
 			if err != nil {
 				return nil, err
 			}
-			return d.MarshalJSON()
+			return upgradeComputed(d).MarshalJSON()
 		}
 	}
 	return a.loadDocumentJSON(ctx, tx, page.Document)

@@ -133,8 +133,8 @@ var emptyDocumentJSON = func() []byte {
 	return b
 }()
 
-// loadDocumentJSON returns the JSON of the document stored under h; the
-// zero hash is an empty document.
+// loadDocumentJSON returns the JSON of the document stored under h, with
+// keys and anchors (upgradeStored); the zero hash is an empty document.
 func (a *App) loadDocumentJSON(ctx context.Context, tx *store.Tx, h content.Hash) ([]byte, error) {
 	if h.IsZero() {
 		return emptyDocumentJSON, nil
@@ -150,8 +150,12 @@ func (a *App) loadDocumentJSON(ctx context.Context, tx *store.Tx, h content.Hash
 	if !ok {
 		return nil, fmt.Errorf("document object %s is missing", h)
 	}
-	a.docs.Add(h, o.Data)
-	return o.Data, nil
+	b, err := upgradeStored(h, o.Data)
+	if err != nil {
+		return nil, err
+	}
+	a.docs.Add(h, b)
+	return b, nil
 }
 
 // loadDocument returns the document stored under h, decoded.
@@ -163,12 +167,14 @@ func (a *App) loadDocument(ctx context.Context, tx *store.Tx, h content.Hash) (*
 	return decodeDocument(h, b)
 }
 
-// decodeDocument decodes a stored document.
+// decodeDocument decodes document h, stored as b, with keys and anchors
+// (content.Upgrade).
 func decodeDocument(h content.Hash, b []byte) (*content.Document, error) {
 	d := new(content.Document)
 	if err := d.UnmarshalJSON(b); err != nil {
 		return nil, fmt.Errorf("decode document %s: %w", h, err)
 	}
+	content.Upgrade(d, h)
 	return d, nil
 }
 

@@ -85,6 +85,8 @@ func (a *App) mergeTrees(ctx context.Context, tx *store.Tx, base, ours, theirs *
 			blocks[[3]content.Hash{b, o, t}] = conflicts
 			return content.Hash{}, false
 		}
+		// Both sides may have added the same key or heading text.
+		out, _ = content.Finish(out, nil, content.DerivedKeys(content.HashDocument(out)))
 		h := content.HashDocument(out)
 		snap.Documents[h] = out
 		return h, true

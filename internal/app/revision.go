@@ -91,6 +91,9 @@ func (a *App) commit(ctx context.Context, caller folio.Caller, spaceID folio.ID,
 		// must be this attempt's own, since a page once hashed (by an
 		// attempt that lost its race) must never change.
 		snap = ownPages(snap, base.Tree, base.rt.index().nodes)
+		if err := a.finishDocuments(ctx, base, snap); err != nil {
+			return nil, err
+		}
 		// Only what the edit did not share with the base is filled and
 		// checked: the base is valid, and an edit of one page costs the same
 		// whatever the size of the space.

@@ -83,10 +83,13 @@ func decodeAny(b []byte) (any, error) {
 	return v, nil
 }
 
-// encoder appends JSON to buf, keeping the first error.
+// encoder appends JSON to buf, keeping the first error. A bare encoder
+// leaves out nodes' keys and meta, to compare nodes by what authors wrote
+// (see keys.go).
 type encoder struct {
-	buf []byte
-	err error
+	buf  []byte
+	err  error
+	bare bool
 }
 
 // key writes a property name, preceded by a comma unless it is the first.
@@ -228,7 +231,7 @@ func (e *encoder) node(n *Node) {
 		e.key(&first, "type")
 		e.buf = appendString(e.buf, n.Type)
 	}
-	if n.Key != "" {
+	if n.Key != "" && !e.bare {
 		e.key(&first, "key")
 		e.buf = appendString(e.buf, n.Key)
 	}
@@ -242,7 +245,7 @@ func (e *encoder) node(n *Node) {
 		e.key(&first, "data")
 		e.value(n.Data)
 	}
-	if n.Meta != nil {
+	if n.Meta != nil && !e.bare {
 		e.key(&first, "meta")
 		e.value(n.Meta)
 	}

@@ -276,23 +276,24 @@ func (r *renderer) table(n *content.Node) block {
 	return b
 }
 
-// anchor is a heading's id: its stored id when there is one, else a slug
-// of its text; repeated ids get a numeric suffix.
+// anchor is a heading's id: its meta.id, the anchor Folio stores with
+// every heading (content.Finish) and that GitBook's renderer uses too, so
+// that links work with both. A document without one (never from the
+// store: reads upgrade it) falls back to a slug of the text made unique.
 func (r *renderer) anchor(n *content.Node, text string) string {
-	id, _ := n.Meta["id"].(string)
-	if id == "" {
-		id = content.Slugify(text)
-	}
-	if id == "" {
-		id = "section"
-	}
 	if r.ids == nil {
 		r.ids = map[string]int{}
 	}
-	r.ids[id]++
-	if k := r.ids[id]; k > 1 {
-		id += "-" + strconv.Itoa(k-1)
+	if id, _ := n.Meta["id"].(string); id != "" {
+		r.ids[id]++
+		return id
 	}
+	base := content.HeadingAnchor(text)
+	id := base
+	for i := 1; r.ids[id] > 0; i++ {
+		id = base + "-" + strconv.Itoa(i)
+	}
+	r.ids[id]++
 	return id
 }
 
