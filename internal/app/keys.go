@@ -54,7 +54,7 @@ func (a *App) loadDocuments(ctx context.Context, tx *store.Tx, hs []content.Hash
 	out := make(map[content.Hash]*content.Document, len(hs))
 	var missing []string
 	for _, h := range hs {
-		if b, ok := a.docs.get(h); ok {
+		if b, ok := a.docs.Get(h); ok {
 			d, err := decodeDocument(h, b)
 			if err != nil {
 				return nil, err
@@ -83,7 +83,7 @@ func (a *App) loadDocuments(ctx context.Context, tx *store.Tx, hs []content.Hash
 		if err != nil {
 			return nil, err
 		}
-		a.docs.put(h, b)
+		a.docs.Add(h, b)
 		d, err := decodeDocument(h, b)
 		if err != nil {
 			return nil, err
