@@ -120,7 +120,7 @@ type reader struct {
 	// a file written as "logo (1).png" because another was named logo.png
 	// keeps its own name while its bytes are unchanged.
 	prevNames map[string]string
-	used      map[string]bool   // ids given out
+	used      map[string]bool // ids given out
 	pageSrc   map[string]bool // Markdown files under the root, by path relative to it
 	lowerSrc  map[string]string
 	firstOf   map[string]*node // page file -> the document page made from it
