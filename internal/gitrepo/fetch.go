@@ -58,26 +58,38 @@ func (c *Client) FetchTree(ctx context.Context, r Remote, cacheID string, read f
 	}
 	ctx, cancel := c.opContext(ctx)
 	defer cancel()
-	st := &opState{http: c.o.HTTP, budget: c.o.MaxBytes}
-	ctx = withOp(ctx, st)
-	rc, err := c.openCache(ctx, cacheID, ep, st)
-	if err != nil {
-		return nil, c.mapError(ctx, ep, err)
-	}
-	defer rc.close()
-
-	tip, err := c.fetchRef(ctx, rc, ep)
-	if err != nil {
-		return nil, err
+	var (
+		sto storer.EncodedObjectStorer
+		tip plumbing.Hash
+	)
+	if ep.local {
+		// A local repository is read where it is: a fetch into a cache
+		// would only copy it, through go-git's in-process server, which
+		// spends most of its time choosing deltas for the pack.
+		if sto, tip, err = c.localTip(ep); err != nil {
+			return nil, c.mapError(ctx, ep, err)
+		}
+	} else {
+		st := &opState{http: c.o.HTTP, budget: c.o.MaxBytes}
+		ctx = withOp(ctx, st)
+		rc, err := c.openCache(ctx, cacheID, ep, st)
+		if err != nil {
+			return nil, c.mapError(ctx, ep, err)
+		}
+		defer rc.close()
+		if tip, err = c.fetchRef(ctx, rc, ep); err != nil {
+			return nil, err
+		}
+		sto = rc.sto
 	}
 	if tip.IsZero() {
 		return &Commit{Empty: true}, nil
 	}
-	commit, err := object.GetCommit(rc.sto, tip)
+	commit, err := object.GetCommit(sto, tip)
 	if err != nil {
 		return nil, fmt.Errorf("gitrepo: read commit %s: %w", tip, err)
 	}
-	w, err := c.readTree(ctx, rc.sto, commit.TreeHash)
+	w, err := c.readTree(ctx, sto, commit.TreeHash)
 	if err != nil {
 		return nil, err
 	}
@@ -341,4 +353,21 @@ func (rc *repoCache) hasCommit(ref plumbing.ReferenceName) bool {
 	}
 	_, err = rc.sto.EncodedObject(plumbing.CommitObject, r.Hash())
 	return err == nil
+}
+
+// localTip opens a local repository and returns its storage and the
+// branch's tip (zero when the branch does not exist).
+func (c *Client) localTip(ep *endpoint) (storer.EncodedObjectStorer, plumbing.Hash, error) {
+	s, err := localLoader{}.Load(&transport.Endpoint{Protocol: "file", Path: ep.path})
+	if err != nil {
+		return nil, plumbing.ZeroHash, err
+	}
+	ref, err := storer.ResolveReference(s, ep.ref)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return s, plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return nil, plumbing.ZeroHash, fmt.Errorf("gitrepo: read ref: %w", err)
+	}
+	return s, ref.Hash(), nil
 }

@@ -625,13 +625,17 @@ func TestDeepTree(t *testing.T) {
 }
 
 // Cache ids and URLs never become paths: every cache is CacheDir/repo-<hex>.
+// (Local repositories are read in place, so the caches are those of an
+// http remote.)
 func TestCacheDirNames(t *testing.T) {
-	dir := gittest.Bare(t)
+	root := t.TempDir()
+	dir := gittest.BareIn(t, root, "docs.git")
 	gittest.Commit(t, dir, "main", map[string]string{"a.md": "a"}, "first")
+	url := strings.Replace(gittest.HTTPServer(t, root, user, password), "http://", "http://"+user+":"+password+"@", 1) + "/docs.git"
 	cacheDir := t.TempDir()
 	c := newClient(t, func(o *gitrepo.Options) { o.CacheDir = cacheDir })
 	for _, id := range []string{"../../escape", "/etc", "space 1", "a/b"} {
-		if _, err := c.Fetch(context.Background(), gitrepo.Remote{URL: dir, Ref: "refs/heads/main"}, id); err != nil {
+		if _, err := c.Fetch(context.Background(), gitrepo.Remote{URL: url, Ref: "refs/heads/main"}, id); err != nil {
 			t.Fatalf("cache id %q: %v", id, err)
 		}
 	}
