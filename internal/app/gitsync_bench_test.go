@@ -192,10 +192,10 @@ func zipFiles(b *testing.B, files map[string]string) []byte {
 // one: pages pages in 8 groups (a SUMMARY.md with "## Group" sections),
 // each linking one or two images, and assets files under .gitbook/assets
 // of which only the linked ones (about one in eight) are used; the assets
-// are 64 distinct blobs of 4 to 64 KiB, each under many names.
+// are 256 distinct blobs of 4 to 64 KiB, each under many names.
 func gitbookShapedRepo(pages, assets int) map[string]string {
 	rng := rand.New(rand.NewPCG(3, 4))
-	blobs := make([]string, 64)
+	blobs := make([]string, 256)
 	for i := range blobs {
 		b := make([]byte, 4<<10+rng.IntN(60<<10))
 		for j := range b {
@@ -240,7 +240,7 @@ func gitbookShapedRepo(pages, assets int) map[string]string {
 
 // BenchmarkGitImportGitBookShape times, on each store, the import of a
 // repository shaped like a large real GitBook one (473 pages in 8 groups,
-// 7,200 asset files of which most are linked from no page, 64 distinct
+// 7,200 asset files of which most are linked from no page, 256 distinct
 // blobs under many names), served over HTTP by git-http-backend as a git
 // host would, with basic auth. Each import goes into a new space with a
 // new cache (a first, shallow fetch). Figures are in docs/performance.md.
