@@ -115,26 +115,29 @@ func (g *GitSync) State() *GitSyncState {
 
 // GitOperation is one import or export of a space, queued, running or ended.
 type GitOperation struct {
-	ID            ID
-	SpaceID       ID
-	Direction     string
-	State         string
-	Stage         string
-	URL           string // without credentials
-	Ref           string
-	EventAt       time.Time // the trigger's timestamp (the request time when absent)
-	Force         bool
-	Standalone    bool
-	Outcome       string
-	Commit        string
-	Revision      ID
-	ChangeRequest ID
-	Error         string
-	CreatedBy     ID
-	CreatedAt     time.Time
-	StartedAt     *time.Time
-	UpdatedAt     time.Time
-	CompletedAt   *time.Time
+	ID        ID
+	SpaceID   ID
+	Direction string
+	State     string
+	Stage     string
+	// TasksDone and TasksTotal are the progress of the content stage of
+	// an import: repository files read of those to read (0 of 0 before).
+	TasksDone, TasksTotal int
+	URL                   string // without credentials
+	Ref                   string
+	EventAt               time.Time // the trigger's timestamp (the request time when absent)
+	Force                 bool
+	Standalone            bool
+	Outcome               string
+	Commit                string
+	Revision              ID
+	ChangeRequest         ID
+	Error                 string
+	CreatedBy             ID
+	CreatedAt             time.Time
+	StartedAt             *time.Time
+	UpdatedAt             time.Time
+	CompletedAt           *time.Time
 }
 
 // Ended reports whether the operation finished (in any state).

@@ -114,6 +114,8 @@ type App struct {
 	gcGrace          time.Duration
 	historyRetention time.Duration
 	gcAfterMark      func()
+	// gitProgressHook, set by tests, runs after a git operation records progress.
+	gitProgressHook func(space folio.ID)
 	// siteScripts caches the answers of sites' integration scripts.
 	siteScripts publishedScripts
 	// scriptRunner runs integration scripts; nil when the server runs none.

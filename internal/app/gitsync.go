@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"regexp"
 	"strings"
 	"time"
@@ -290,6 +291,20 @@ func (a *App) queueGit(ctx context.Context, caller folio.Caller, spaceID folio.I
 				g.TreeURL = in.GitInfo.URL
 			}
 		}
+		if g.TreeURL == "" {
+			// The repository's web address, once named, stays what the
+			// space shows while it syncs with the same repository: an
+			// operation that names none must not put the clone URL in its
+			// place.
+			if old, err := store.GetGitSync(ctx, tx, sv.ID); err == nil && !old.Deleted && old.URL == g.URL {
+				g.TreeURL = old.TreeURL
+				if g.Provider == "" {
+					g.Provider = old.Provider
+				}
+			} else if err != nil && folio.KindOf(err) != folio.NotFound {
+				return err
+			}
+		}
 		if err := store.PutGitSync(ctx, tx, g); err != nil {
 			return err
 		}
@@ -509,6 +524,34 @@ func parseUserinfo(s string) *url.Userinfo {
 	return u.User
 }
 
+// progressSteps is how many times at most the progress of one stage is
+// written: often enough to watch, rarely enough to cost nothing.
+const progressSteps = 20
+
+// progress returns the gitsync progress callback of the run: it records
+// the files read in the operation, every 1/progressSteps of the total and
+// at the end, so getSpaceGitInfo shows a long import advancing.
+func (r *gitRun) progress(ctx context.Context) func(done, total int) {
+	written := 0
+	return func(done, total int) {
+		step := max(1, total/progressSteps)
+		if done < total && done-written < step {
+			return
+		}
+		written = done
+		r.op.TasksDone, r.op.TasksTotal = done, total
+		err := r.a.db.Write(ctx, func(tx *store.Tx) error { return store.UpdateGitOperation(ctx, tx, r.op) })
+		if err != nil {
+			// Progress is informative: the import goes on without it.
+			r.a.logger.Warn("git operation progress not recorded", "operation", r.op.ID, "error", err.Error())
+			return
+		}
+		if r.a.gitProgressHook != nil {
+			r.a.gitProgressHook(r.op.SpaceID)
+		}
+	}
+}
+
 // stage records the stage an operation reached.
 func (r *gitRun) stage(ctx context.Context, stage string) error {
 	r.op.Stage = stage
@@ -608,44 +651,63 @@ func (r *gitRun) run(ctx context.Context) error {
 // request when both sides changed since the last sync.
 func (r *gitRun) importRepo(ctx context.Context) error {
 	a := r.a
-	commit, err := a.git.Fetch(ctx, r.remote, r.params.RepoCacheID)
+	var (
+		cur, previous      *Content
+		conflict, upToDate bool
+		res                *gitsync.Result
+	)
+	// The tree is read while the repository cache is held: only the files
+	// the docs need (see gitsync.Read), each distinct blob once.
+	commit, err := a.git.FetchTree(ctx, r.remote, r.params.RepoCacheID, func(commit *gitrepo.Commit, tree *gitrepo.Tree) error {
+		r.op.Commit = commit.Hash
+		if err := r.stage(ctx, folio.GitStageConfig); err != nil {
+			return err
+		}
+		var err error
+		if cur, err = a.GetContent(ctx, r.caller, r.op.SpaceID, ""); err != nil {
+			return err
+		}
+		// Pages keep their ids across syncs: they are matched by git path with
+		// the content the repository was last synced with.
+		previous = cur
+		conflict = !r.op.Standalone && !r.op.Force && r.sync.LastRevision != "" && cur.Revision.ID != r.sync.LastRevision
+		if conflict {
+			if previous, err = a.GetContent(ctx, r.caller, r.op.SpaceID, r.sync.LastRevision); err != nil {
+				return err
+			}
+		}
+		upToDate = !r.op.Force && commit.Hash == r.sync.LastCommit
+		if upToDate && !r.op.Standalone {
+			return nil
+		}
+		// The configuration is checked in its own stage (Read parses it again).
+		if cfgPath := path.Join(r.params.ProjectDir, ".gitbook.yaml"); tree.Has(cfgPath) {
+			data, err := tree.ReadFile(cfgPath)
+			if err != nil {
+				return err
+			}
+			if _, err := gitsync.ParseConfig(data); err != nil {
+				return err
+			}
+		}
+		if err := r.stage(ctx, folio.GitStageContent); err != nil {
+			return err
+		}
+		res, err = gitsync.Read(tree, gitsync.ReadOptions{ProjectDir: r.params.ProjectDir,
+			TreeURL: r.params.TreeURL, Previous: previous.Tree, Progress: r.progress(ctx)})
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	if commit.Empty {
 		return folio.Errorf(folio.Invalid, "the repository has no branch %s", r.params.Ref)
 	}
-	r.op.Commit = commit.Hash
-	if err := r.stage(ctx, folio.GitStageConfig); err != nil {
-		return err
-	}
-	cur, err := a.GetContent(ctx, r.caller, r.op.SpaceID, "")
-	if err != nil {
-		return err
-	}
-	// Pages keep their ids across syncs: they are matched by git path with
-	// the content the repository was last synced with.
-	previous := cur
-	conflict := !r.op.Standalone && !r.op.Force && r.sync.LastRevision != "" && cur.Revision.ID != r.sync.LastRevision
-	if conflict {
-		if previous, err = a.GetContent(ctx, r.caller, r.op.SpaceID, r.sync.LastRevision); err != nil {
-			return err
-		}
-	}
-	upToDate := !r.op.Force && commit.Hash == r.sync.LastCommit
 	if upToDate && !r.op.Standalone {
 		r.op.Outcome = folio.GitOutcomeUpToDate
 		return a.db.Write(ctx, func(tx *store.Tx) error {
 			return store.SetGitSyncEvent(ctx, tx, r.op.SpaceID, r.op.EventAt)
 		})
-	}
-	res, err := gitsync.Read(gitsync.Files(commit.Files), gitsync.ReadOptions{ProjectDir: r.params.ProjectDir,
-		TreeURL: r.params.TreeURL, Previous: previous.Tree})
-	if err != nil {
-		return err
-	}
-	if err := r.stage(ctx, folio.GitStageContent); err != nil {
-		return err
 	}
 	gitMeta := &folio.GitCommit{OID: commit.Hash, Message: strings.TrimRight(commit.Message, "\n"), Ref: r.params.Ref, URL: commitURL(r.params.CommitURL, commit.Hash)}
 	replace := func(*Content) (*content.Snapshot, error) { return res.Snapshot, nil }

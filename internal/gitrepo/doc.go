@@ -1,6 +1,8 @@
 // Package gitrepo is the small git client of Folio's background sync jobs:
 // Fetch brings one branch of a remote repository into a cache on disk and
-// returns its tip commit with the whole tree in memory; Push writes a
+// returns its tip commit with the whole tree in memory; FetchTree does the
+// same fetch but hands the tree to a callback that reads only the files it
+// needs (an import reads the pages and the assets they link to); Push writes a
 // complete new tree as a commit on top of a known parent and pushes it to
 // the branch. It speaks git through go-git only and never runs a git
 // program.
@@ -34,6 +36,15 @@
 //
 // # Caching
 //
+// Over http and ssh, a fetch into a cache that does not hold the branch yet
+// is shallow (depth 1): only the tip commit, its trees and blobs come over,
+// never the history. A later fetch into the same cache asks for no depth
+// and offers the cached tip, so only the commits since and their new
+// objects come over (git's upload-pack, asked for depth 1 again, resends
+// the whole tree although it acknowledges the cached tip). A local
+// repository (file://) is read in place, without a cache: copying it
+// through go-git's in-process server would cost more than the import.
+//
 // With a cache id, the repository lives in CacheDir/repo-<hash>, a bare
 // repository named by a SHA-256 of the id and the redacted URL, so user input
 // never becomes a path and two URLs never share one. The branch is fetched
@@ -58,7 +69,9 @@
 // MaxBytes bounds the bytes received by one operation (counted at the pack
 // writer for every transport, and on every http response body), the total
 // size of the files read into memory (checked from object headers before
-// reading), and the size of the files pushed. MaxFiles bounds the entries
+// reading; each distinct blob counts once, however many paths name it, and
+// files FetchTree's callback does not read count nothing), and the size of
+// the files pushed. MaxFiles bounds the entries
 // of a tree, directories nesting deeper than 64 levels are refused, and
 // Timeout bounds a whole operation. Exceeding a limit gives an Invalid error
 // wrapping ErrTooLarge; a timeout gives Unavailable wrapping ErrUnavailable.

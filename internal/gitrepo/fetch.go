@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"sort"
 	"strings"
 
 	"github.com/foliodocs/folio"
@@ -18,44 +20,141 @@ import (
 )
 
 // Fetch fetches r.Ref into the cache named by cacheID ("" for a throwaway
-// one) and returns the branch's tip commit with its whole tree; a branch or
-// repository that does not exist yet gives a Commit with Empty set. Errors
-// for bad input, refused transports, credentials, missing repositories and
-// limits are Invalid (wrapping ErrNotAllowed, ErrAuth, ErrRepoNotFound,
-// ErrTooLarge); unreachable servers and timeouts are Unavailable
-// (ErrUnavailable).
+// one) and returns the branch's tip commit with its whole tree read into
+// Files; a branch or repository that does not exist yet gives a Commit with
+// Empty set. Errors for bad input, refused transports, credentials, missing
+// repositories and limits are Invalid (wrapping ErrNotAllowed, ErrAuth,
+// ErrRepoNotFound, ErrTooLarge); unreachable servers and timeouts are
+// Unavailable (ErrUnavailable).
 func (c *Client) Fetch(ctx context.Context, r Remote, cacheID string) (*Commit, error) {
+	var files map[string][]byte
+	commit, err := c.FetchTree(ctx, r, cacheID, func(_ *Commit, t *Tree) error {
+		files = make(map[string][]byte, len(t.w.files))
+		for _, p := range t.Paths() {
+			data, err := t.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files[p] = data
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	commit.Files = files
+	return commit, nil
+}
+
+// FetchTree fetches r.Ref as Fetch does, but reads no file by itself: read
+// is called, while the cache is held, with the tip commit (Files nil) and
+// its tree, and reads only the files it needs. The commit is returned
+// without calling read when the branch does not exist (Empty). read's
+// error is returned as is.
+func (c *Client) FetchTree(ctx context.Context, r Remote, cacheID string, read func(*Commit, *Tree) error) (*Commit, error) {
 	ep, err := c.endpoint(r)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := c.opContext(ctx)
 	defer cancel()
-	st := &opState{http: c.o.HTTP, budget: c.o.MaxBytes}
-	ctx = withOp(ctx, st)
-	rc, err := c.openCache(ctx, cacheID, ep, st)
-	if err != nil {
-		return nil, c.mapError(ctx, ep, err)
-	}
-	defer rc.close()
-
-	tip, err := c.fetchRef(ctx, rc, ep)
-	if err != nil {
-		return nil, err
+	var (
+		sto storer.EncodedObjectStorer
+		tip plumbing.Hash
+	)
+	if ep.local {
+		// A local repository is read where it is: a fetch into a cache
+		// would only copy it, through go-git's in-process server, which
+		// spends most of its time choosing deltas for the pack.
+		if sto, tip, err = c.localTip(ep); err != nil {
+			return nil, c.mapError(ctx, ep, err)
+		}
+	} else {
+		st := &opState{http: c.o.HTTP, budget: c.o.MaxBytes}
+		ctx = withOp(ctx, st)
+		rc, err := c.openCache(ctx, cacheID, ep, st)
+		if err != nil {
+			return nil, c.mapError(ctx, ep, err)
+		}
+		defer rc.close()
+		if tip, err = c.fetchRef(ctx, rc, ep); err != nil {
+			return nil, err
+		}
+		sto = rc.sto
 	}
 	if tip.IsZero() {
 		return &Commit{Empty: true}, nil
 	}
-	commit, err := object.GetCommit(rc.sto, tip)
+	commit, err := object.GetCommit(sto, tip)
 	if err != nil {
 		return nil, fmt.Errorf("gitrepo: read commit %s: %w", tip, err)
 	}
-	files, _, err := c.readTree(ctx, rc.sto, commit.TreeHash, true)
+	w, err := c.readTree(ctx, sto, commit.TreeHash)
 	if err != nil {
 		return nil, err
 	}
-	return &Commit{Hash: tip.String(), Message: commit.Message, Files: files}, nil
+	out := &Commit{Hash: tip.String(), Message: commit.Message}
+	if err := read(out, &Tree{w: w, read: map[plumbing.Hash][]byte{}}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
+
+// Tree is the tree of a fetched commit, valid only during FetchTree's
+// read callback. Files are read on demand; the byte limit (MaxBytes)
+// counts each distinct blob once, however many paths name it.
+type Tree struct {
+	w    *treeWalker
+	read map[plumbing.Hash][]byte
+}
+
+// Paths returns the paths of the tree's regular and executable files, sorted.
+func (t *Tree) Paths() []string {
+	out := make([]string, 0, len(t.w.files))
+	for p := range t.w.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Has reports whether p is a file of the tree.
+func (t *Tree) Has(p string) bool {
+	_, ok := t.w.files[p]
+	return ok
+}
+
+// BlobID returns the git blob id of the file at p, "" when there is none.
+func (t *Tree) BlobID(p string) string {
+	h, ok := t.w.files[p]
+	if !ok {
+		return ""
+	}
+	return h.String()
+}
+
+// ReadFile returns the bytes of the file at p. Paths naming the same blob
+// share one slice, which callers must not modify. A missing path gives an
+// error wrapping fs.ErrNotExist; the byte limit an Invalid error wrapping
+// ErrTooLarge.
+func (t *Tree) ReadFile(p string) ([]byte, error) {
+	h, ok := t.w.files[p]
+	if !ok {
+		return nil, fmt.Errorf("gitrepo: %s: %w", p, fs.ErrNotExist)
+	}
+	if data, ok := t.read[h]; ok {
+		return data, nil
+	}
+	data, err := t.w.blob(h, p)
+	if err != nil {
+		return nil, err
+	}
+	t.read[h] = data
+	return data, nil
+}
+
+// BytesRead returns the bytes of the distinct blobs read so far.
+func (t *Tree) BytesRead() int64 { return t.w.bytes }
 
 // fetchRef brings ep.ref into the cache under the same name, and returns its
 // hash, or the zero hash when the remote has no such branch (the cached one
@@ -63,13 +162,22 @@ func (c *Client) Fetch(ctx context.Context, r Remote, cacheID string) (*Commit, 
 func (c *Client) fetchRef(ctx context.Context, rc *repoCache, ep *endpoint) (plumbing.Hash, error) {
 	remote := git.NewRemote(rc.sto, &config.RemoteConfig{Name: "origin", URLs: []string{ep.url}})
 	spec := config.RefSpec("+" + ep.ref.String() + ":" + ep.ref.String())
-	err := remote.FetchContext(ctx, &git.FetchOptions{
+	opts := &git.FetchOptions{
 		RemoteName: "origin",
 		RefSpecs:   []config.RefSpec{spec},
 		Auth:       ep.auth,
 		Tags:       git.NoTags,
 		Force:      true,
-	})
+	}
+	if !ep.local && !rc.hasCommit(ep.ref) {
+		// A first fetch takes only the tip: history is neither transferred
+		// nor kept. A later one asks for no depth and offers the cached tip
+		// as common, so only the commits since and their new objects come
+		// over (git's upload-pack, asked for depth 1 again, resends the
+		// whole tree even when it acknowledges the cached tip).
+		opts.Depth = 1
+	}
+	err := remote.FetchContext(ctx, opts)
 	var noMatch git.NoMatchingRefSpecError
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
@@ -138,25 +246,25 @@ type entryInfo struct {
 	hash plumbing.Hash
 }
 
-// readTree walks a tree within the limits. With content it returns every
-// regular or executable file's bytes; it always returns the entries a push
-// must preserve (symlinks, submodules and the executable bit).
-func (c *Client) readTree(ctx context.Context, s storer.EncodedObjectStorer, root plumbing.Hash, content bool) (map[string][]byte, map[string]entryInfo, error) {
-	w := &treeWalker{c: c, s: s, ctx: ctx, content: content, files: map[string][]byte{}, special: map[string]entryInfo{}}
+// readTree walks a tree within the limits. It returns the walker holding
+// the blob id of every regular or executable file, and the entries a push
+// must preserve (symlinks, submodules and the executable bit); no file is
+// read.
+func (c *Client) readTree(ctx context.Context, s storer.EncodedObjectStorer, root plumbing.Hash) (*treeWalker, error) {
+	w := &treeWalker{c: c, s: s, ctx: ctx, files: map[string]plumbing.Hash{}, special: map[string]entryInfo{}}
 	if err := w.walk(root, "", 0); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return w.files, w.special, nil
+	return w, nil
 }
 
 type treeWalker struct {
 	c       *Client
 	s       storer.EncodedObjectStorer
 	ctx     context.Context
-	content bool
 	entries int
 	bytes   int64
-	files   map[string][]byte
+	files   map[string]plumbing.Hash
 	special map[string]entryInfo
 }
 
@@ -196,14 +304,7 @@ func (w *treeWalker) walk(h plumbing.Hash, prefix string, depth int) error {
 			if e.Mode == filemode.Executable {
 				w.special[p] = entryInfo{mode: e.Mode, hash: e.Hash}
 			}
-			if !w.content {
-				continue
-			}
-			data, err := w.blob(e.Hash, p)
-			if err != nil {
-				return err
-			}
-			w.files[p] = data
+			w.files[p] = e.Hash
 		default:
 			// Symlinks and submodules are not docs: skipped, but kept on push.
 			w.special[p] = entryInfo{mode: e.Mode, hash: e.Hash}
@@ -219,7 +320,7 @@ func (w *treeWalker) blob(h plumbing.Hash, p string) ([]byte, error) {
 	}
 	size := obj.Size()
 	if size < 0 || w.bytes+size > w.c.o.MaxBytes {
-		return nil, w.tooLarge("the repository's files are larger than the limit of %d bytes (at %s)", w.c.o.MaxBytes, p)
+		return nil, w.tooLarge("the repository's files read are larger than the limit of %d bytes (at %s)", w.c.o.MaxBytes, p)
 	}
 	rd, err := obj.Reader()
 	if err != nil {
@@ -242,4 +343,31 @@ func (w *treeWalker) blob(h plumbing.Hash, p string) ([]byte, error) {
 func safeName(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.EqualFold(name, ".git") &&
 		!strings.ContainsAny(name, "/\x00")
+}
+
+// hasCommit reports whether the cache holds the commit that ref points to.
+func (rc *repoCache) hasCommit(ref plumbing.ReferenceName) bool {
+	r, err := rc.sto.Reference(ref)
+	if err != nil {
+		return false
+	}
+	_, err = rc.sto.EncodedObject(plumbing.CommitObject, r.Hash())
+	return err == nil
+}
+
+// localTip opens a local repository and returns its storage and the
+// branch's tip (zero when the branch does not exist).
+func (c *Client) localTip(ep *endpoint) (storer.EncodedObjectStorer, plumbing.Hash, error) {
+	s, err := localLoader{}.Load(&transport.Endpoint{Protocol: "file", Path: ep.path})
+	if err != nil {
+		return nil, plumbing.ZeroHash, err
+	}
+	ref, err := storer.ResolveReference(s, ep.ref)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return s, plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return nil, plumbing.ZeroHash, fmt.Errorf("gitrepo: read ref: %w", err)
+	}
+	return s, ref.Hash(), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -624,13 +625,17 @@ func TestDeepTree(t *testing.T) {
 }
 
 // Cache ids and URLs never become paths: every cache is CacheDir/repo-<hex>.
+// (Local repositories are read in place, so the caches are those of an
+// http remote.)
 func TestCacheDirNames(t *testing.T) {
-	dir := gittest.Bare(t)
+	root := t.TempDir()
+	dir := gittest.BareIn(t, root, "docs.git")
 	gittest.Commit(t, dir, "main", map[string]string{"a.md": "a"}, "first")
+	url := strings.Replace(gittest.HTTPServer(t, root, user, password), "http://", "http://"+user+":"+password+"@", 1) + "/docs.git"
 	cacheDir := t.TempDir()
 	c := newClient(t, func(o *gitrepo.Options) { o.CacheDir = cacheDir })
 	for _, id := range []string{"../../escape", "/etc", "space 1", "a/b"} {
-		if _, err := c.Fetch(context.Background(), gitrepo.Remote{URL: dir, Ref: "refs/heads/main"}, id); err != nil {
+		if _, err := c.Fetch(context.Background(), gitrepo.Remote{URL: url, Ref: "refs/heads/main"}, id); err != nil {
 			t.Fatalf("cache id %q: %v", id, err)
 		}
 	}
@@ -670,5 +675,104 @@ func TestNewSSHOptions(t *testing.T) {
 	}
 	if _, err := gitrepo.New(gitrepo.Options{}); folio.KindOf(err) != folio.Invalid {
 		t.Errorf("no cache dir: err = %v, want Invalid", err)
+	}
+}
+
+// TestFetchIsShallow: over http a first fetch takes only the tip (one
+// commit, none of the history's objects) and a later one into the same
+// cache only what changed.
+func TestFetchIsShallow(t *testing.T) {
+	root := t.TempDir()
+	dir := gittest.BareIn(t, root, "docs.git")
+	old := make([]byte, 400<<10)
+	rand.Read(old)
+	gittest.Commit(t, dir, "main", map[string]string{"old.bin": string(old), "a.md": "a"}, "first")
+	gittest.Commit(t, dir, "main", map[string]string{"a.md": "b", "old.bin": gittest.Delete}, "second")
+	tip := gittest.Commit(t, dir, "main", map[string]string{"a.md": "c"}, "third")
+	base := gittest.HTTPServer(t, root, user, password)
+	url := strings.Replace(base, "http://", "http://"+user+":"+password+"@", 1) + "/docs.git"
+	counter := &countingTransport{}
+	cacheDir := t.TempDir()
+	c := newClient(t, func(o *gitrepo.Options) { o.HTTP = &http.Client{Transport: counter}; o.CacheDir = cacheDir })
+	r := gitrepo.Remote{URL: url, Ref: "refs/heads/main"}
+	got, err := c.Fetch(context.Background(), r, "space")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Hash != tip || len(got.Files) != 1 || string(got.Files["a.md"]) != "c" {
+		t.Fatalf("fetch %s, %d files", got.Hash, len(got.Files))
+	}
+	if n := counter.n.Swap(0); n > 64<<10 {
+		t.Errorf("fetch read %d bytes: history (a 400 KiB blob) was transferred", n)
+	}
+	caches, _ := filepath.Glob(filepath.Join(cacheDir, "repo-*"))
+	if len(caches) != 1 {
+		t.Fatalf("caches %v", caches)
+	}
+	// The cache holds the tip commit, its tree and one blob: 3 objects.
+	if n := countObjects(t, caches[0]); n != 3 {
+		t.Errorf("cache holds %d objects after a shallow fetch, want 3", n)
+	}
+	// An incremental fetch brings the new commit, tree and blob only.
+	next := gittest.Commit(t, dir, "main", map[string]string{"a.md": "d", "new.md": "new"}, "fourth")
+	got, err = c.Fetch(context.Background(), r, "space")
+	if err != nil || got.Hash != next || string(got.Files["new.md"]) != "new" {
+		t.Fatalf("second fetch: %v", err)
+	}
+	if n := countObjects(t, caches[0]); n != 3+4 {
+		t.Errorf("cache holds %d objects after an incremental fetch, want 7 (3 + commit, tree, 2 blobs)", n)
+	}
+}
+
+// countObjects counts the objects of a bare repository's packs and loose objects.
+func countObjects(t *testing.T, dir string) int {
+	t.Helper()
+	out := gittest.Git(t, dir, "count-objects", "-v")
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		var v int
+		if _, err := fmt.Sscanf(line, "count: %d", &v); err == nil {
+			n += v
+		}
+		if _, err := fmt.Sscanf(line, "in-pack: %d", &v); err == nil {
+			n += v
+		}
+	}
+	return n
+}
+
+// TestFetchTreeReadsOnDemand: FetchTree lists every path but reads only
+// what is asked, and the byte limit counts a blob once however many paths
+// name it.
+func TestFetchTreeReadsOnDemand(t *testing.T) {
+	dir := gittest.Bare(t)
+	blob := strings.Repeat("x", 600)
+	gittest.Commit(t, dir, "main", map[string]string{"a.png": blob, "b.png": blob, "c.png": blob, "big.bin": strings.Repeat("y", 5000), "doc.md": "hi"}, "first")
+	c := newClient(t, func(o *gitrepo.Options) { o.MaxBytes = 1000 })
+	r := gitrepo.Remote{URL: "file://" + dir, Ref: "refs/heads/main"}
+	_, err := c.FetchTree(context.Background(), r, "", func(_ *gitrepo.Commit, tree *gitrepo.Tree) error {
+		if got := strings.Join(tree.Paths(), ","); got != "a.png,b.png,big.bin,c.png,doc.md" {
+			t.Errorf("paths %s", got)
+		}
+		for _, p := range []string{"a.png", "b.png", "c.png", "doc.md"} {
+			if data, err := tree.ReadFile(p); err != nil || len(data) == 0 {
+				t.Fatalf("read %s: %v", p, err)
+			}
+		}
+		if n := tree.BytesRead(); n != 602 {
+			t.Errorf("bytes read %d, want 602 (one 600-byte blob under three names, and doc.md)", n)
+		}
+		_, err := tree.ReadFile("big.bin")
+		if !errors.Is(err, gitrepo.ErrTooLarge) || folio.KindOf(err) != folio.Invalid {
+			t.Errorf("big.bin: %v, want ErrTooLarge", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The whole-tree Fetch is refused: big.bin passes the limit.
+	if _, err := c.Fetch(context.Background(), r, ""); !errors.Is(err, gitrepo.ErrTooLarge) {
+		t.Errorf("fetch: %v, want ErrTooLarge", err)
 	}
 }

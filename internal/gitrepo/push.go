@@ -82,9 +82,11 @@ func (c *Client) Push(ctx context.Context, r Remote, cacheID, parent string, fil
 			return "", fmt.Errorf("gitrepo: read parent: %w", err)
 		}
 		parents = []plumbing.Hash{parentHash}
-		if _, special, err = c.readTree(ctx, rc.sto, pc.TreeHash, false); err != nil {
+		w, err := c.readTree(ctx, rc.sto, pc.TreeHash)
+		if err != nil {
 			return "", err
 		}
+		special = w.special
 	}
 
 	treeHash, err := writeTree(rc.sto, files, special)

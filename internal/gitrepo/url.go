@@ -60,6 +60,8 @@ type endpoint struct {
 	ref      plumbing.ReferenceName
 	auth     transport.AuthMethod
 	secrets  []string
+	local    bool   // served in process (file://): no shallow fetch, which go-git's server lacks
+	path     string // for local: the repository's path
 }
 
 var scpLike = regexp.MustCompile(`^([A-Za-z0-9._-]+@)?[A-Za-z0-9.-]+:[^/\\]`)
@@ -103,6 +105,7 @@ func (c *Client) endpoint(r Remote) (*endpoint, error) {
 		p = path.Clean(p)
 		ep.url = "file://" + p
 		ep.auth = localAuth{}
+		ep.local, ep.path = true, p
 		return ep, nil
 
 	case scpLike.MatchString(r.URL) && !strings.Contains(r.URL, "://"):

@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -13,6 +14,31 @@ import (
 // Files is a repository tree: slash-separated paths relative to the
 // repository root mapped to the files' bytes. Folders are implied.
 type Files map[string][]byte
+
+// Source is a repository tree that Read reads on demand, so that only the
+// files an import needs are read: the configuration, the summary, the page
+// files, the reusable contents and the assets pages link to.
+type Source interface {
+	// Paths returns every file path, slash-separated and relative to the
+	// repository root.
+	Paths() []string
+	// ReadFile returns the bytes of a file Paths listed; the slice is not
+	// modified by Read. Its errors are returned by Read as they are.
+	ReadFile(p string) ([]byte, error)
+}
+
+// Paths returns the paths of f, sorted.
+func (f Files) Paths() []string {
+	out := make([]string, 0, len(f))
+	for p := range f {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ReadFile returns the bytes of the file at p (nil for a missing one).
+func (f Files) ReadFile(p string) ([]byte, error) { return f[p], nil }
 
 // BlobOID returns the git blob id of data: the hex SHA-1 of
 // "blob <len>\x00" followed by data, as git hash-object computes it.
@@ -126,3 +152,12 @@ func safeName(p string) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// pathSet returns the paths of f as a set.
+func pathSet(f Files) map[string]bool {
+	out := make(map[string]bool, len(f))
+	for p := range f {
+		out[p] = true
+	}
+	return out
+}

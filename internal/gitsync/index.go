@@ -14,12 +14,17 @@ type index struct {
 	pages, dirs, files                map[string]string
 	lowerPages, lowerDirs, lowerFiles map[string]string
 	includes, lowerIncludes           map[string]string // reusable contents by file
+	// fileID turns what files holds into a file id: the identity when it
+	// holds ids (Write); Read stores asset paths and gives a looked-up
+	// asset its id, so that only assets something links to are stored.
+	fileID func(p string) string
 }
 
 func newIndex() *index {
 	return &index{pages: map[string]string{}, dirs: map[string]string{}, files: map[string]string{},
 		lowerPages: map[string]string{}, lowerDirs: map[string]string{}, lowerFiles: map[string]string{},
-		includes: map[string]string{}, lowerIncludes: map[string]string{}}
+		includes: map[string]string{}, lowerIncludes: map[string]string{},
+		fileID: func(v string) string { return v }}
 }
 
 func (x *index) addInclude(p, id string) { add(x.includes, x.lowerIncludes, p, id) }
@@ -68,13 +73,22 @@ func (x *index) page(p string) (string, bool) {
 }
 
 func (x *index) file(p string) (string, bool) {
-	if id, ok := lookup(x.files, x.lowerFiles, p); ok {
-		return id, true
+	if q, ok := lookup(x.files, x.lowerFiles, p); ok {
+		return x.fileID(q), true
 	}
 	if i := strings.LastIndex(p, assetsDir+"/"); i > 0 {
-		return lookup(x.files, x.lowerFiles, p[i:])
+		return x.assetFile(p[i:])
 	}
 	return "", false
+}
+
+// assetFile finds an asset by its path under the root.
+func (x *index) assetFile(p string) (string, bool) {
+	q, ok := lookup(x.files, x.lowerFiles, p)
+	if !ok {
+		return "", false
+	}
+	return x.fileID(q), true
 }
 
 // resolver is the markdown.Resolver of one page file: targets are relative
@@ -121,7 +135,7 @@ func (r resolver) File(target string) (string, bool) {
 		// Exports often get the depth of ../.gitbook/assets/ wrong; the
 		// name under the assets folder is still unique.
 		if i := strings.LastIndex(p, assetsDir+"/"); i >= 0 {
-			return lookup(r.idx.files, r.idx.lowerFiles, p[i:])
+			return r.idx.assetFile(p[i:])
 		}
 		return "", false
 	}

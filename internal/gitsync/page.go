@@ -84,7 +84,7 @@ func fixLinks(nodes []content.Node, dir string, fix linkFixer) {
 // treeLinks returns the linkFixer that points links at repository files
 // (outside the pages and assets) to treeURL followed by the file's path
 // from the repository root.
-func treeLinks(treeURL, root string, files Files) linkFixer {
+func treeLinks(treeURL, root string, files map[string]bool) linkFixer {
 	if treeURL == "" {
 		return nil
 	}
@@ -100,7 +100,7 @@ func treeLinks(treeURL, root string, files Files) linkFixer {
 			return "", false
 		}
 		repoPath := join(root, p)
-		if _, ok := files[repoPath]; !ok {
+		if !files[repoPath] {
 			return "", false
 		}
 		u := treeURL + repoPath

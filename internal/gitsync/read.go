@@ -18,6 +18,10 @@ type ReadOptions struct {
 	TreeURL    string          // repoTreeURL: prefix for links to repository files that are neither pages nor assets; "" keeps them relative
 	Previous   *content.Tree   // the space's tree at the last sync, or nil: pages and files with the same git path keep their ids
 	Limits     importer.Limits // pages, asset files and bytes; zero fields take importer.DefaultLimits
+	// Progress, when set, is called as page files, reusable contents and
+	// assets are read: done of total so far (total grows once the assets
+	// pages link to are known).
+	Progress func(done, total int)
 }
 
 // Redirect is a redirect of .gitbook.yaml resolved to the page its file
@@ -39,25 +43,34 @@ type Result struct {
 // file: an unsafe path, .gitbook.yaml that is not valid YAML, a limit
 // passed, a page that is not valid Markdown for markdown.ToDocument, or a
 // tree that breaks content.Tree.Validate.
-func Read(files Files, opts ReadOptions) (*Result, error) {
+func Read(src Source, opts ReadOptions) (*Result, error) {
 	projectDir, err := cleanDir("repoProjectDirectory", opts.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
-	for p := range files {
+	paths := src.Paths()
+	files := make(map[string]bool, len(paths))
+	for _, p := range paths {
 		if !safePath(p) {
 			return nil, folio.Errorf(folio.Invalid, "repository path %s is not a clean relative path", strconv.Quote(safeName(p)))
 		}
+		files[p] = true
 	}
 	cfg := DefaultConfig()
-	if data, ok := files[join(projectDir, configName)]; ok {
+	if cfgPath := join(projectDir, configName); files[cfgPath] {
+		data, err := src.ReadFile(cfgPath)
+		if err != nil {
+			return nil, err
+		}
 		if cfg, err = ParseConfig(data); err != nil {
 			return nil, err
 		}
 	}
-	r := &reader{files: files, lim: opts.Limits.WithDefaults(), cfg: cfg, root: join(projectDir, cfg.Root),
+	r := &reader{src: src, paths: paths, lim: opts.Limits.WithDefaults(), cfg: cfg, root: join(projectDir, cfg.Root),
 		snap: content.NewSnapshot(), idx: newIndex(), prev: map[string]string{}, prevNames: map[string]string{}, used: map[string]bool{},
-		pageSrc: map[string][]byte{}, lowerSrc: map[string]string{}, firstOf: map[string]*node{}}
+		pageSrc: map[string]bool{}, lowerSrc: map[string]string{}, firstOf: map[string]*node{},
+		wanted: map[string]string{}, seenBlobs: map[string]bool{}, progress: opts.Progress}
+	r.idx.fileID = r.wantFile
 	r.fix = treeLinks(opts.TreeURL, r.root, files)
 	r.remember(opts.Previous)
 	top, err := r.run()
@@ -94,7 +107,8 @@ func safePath(p string) bool {
 
 // reader is the state of one Read.
 type reader struct {
-	files Files
+	src   Source
+	paths []string // every path of src, sorted
 	lim   importer.Limits
 	cfg   Config
 	root  string // the docs root, relative to the repository root
@@ -106,12 +120,53 @@ type reader struct {
 	// a file written as "logo (1).png" because another was named logo.png
 	// keeps its own name while its bytes are unchanged.
 	prevNames map[string]string
-	used      map[string]bool   // ids given out
-	pageSrc   map[string][]byte // Markdown files under the root, by path relative to it
+	used      map[string]bool // ids given out
+	pageSrc   map[string]bool // Markdown files under the root, by path relative to it
 	lowerSrc  map[string]string
 	firstOf   map[string]*node // page file -> the document page made from it
 	pages     int
 	total     int64
+	// wanted holds the assets pages and the summary link to, by path
+	// relative to the root, with the id each file gets; only they are read.
+	wanted    map[string]string
+	seenBlobs map[string]bool // blob ids counted against MaxTotalBytes
+	progress  func(done, total int)
+	done      int
+	tasks     int
+}
+
+// wantFile returns the id of the asset at p (relative to the root),
+// marking it to be read and stored.
+func (r *reader) wantFile(p string) string {
+	if id, ok := r.wanted[p]; ok {
+		return id
+	}
+	id := r.id("file:" + p)
+	r.wanted[p] = id
+	return id
+}
+
+// read reads a file relative to the root and reports progress.
+func (r *reader) read(p string) ([]byte, error) {
+	data, err := r.src.ReadFile(join(r.root, p))
+	if err != nil {
+		return nil, err
+	}
+	r.done++
+	if r.progress != nil {
+		r.progress(r.done, r.tasks)
+	}
+	return data, nil
+}
+
+// countBlob checks the byte limits for a file read, counting the bytes of
+// a blob once however many files hold it.
+func (r *reader) countBlob(p, oid string, n int) error {
+	if r.seenBlobs[oid] {
+		return nil
+	}
+	r.seenBlobs[oid] = true
+	return r.count(p, n)
 }
 
 // node is a page being built.
@@ -201,13 +256,17 @@ func (r *reader) run() ([]*node, error) {
 	var summary []byte
 	hasSummary := false
 	var assets, includes []string
-	for repoPath, data := range r.files {
+	for _, repoPath := range r.paths {
 		p, ok := under(r.root, repoPath)
 		if !ok {
 			continue
 		}
 		switch {
 		case p == r.cfg.Summary:
+			data, err := r.src.ReadFile(repoPath)
+			if err != nil {
+				return nil, err
+			}
 			summary, hasSummary = data, true
 		case strings.HasPrefix(p, assetsDir+"/"):
 			assets = append(assets, p)
@@ -215,26 +274,13 @@ func (r *reader) run() ([]*node, error) {
 			includes = append(includes, p)
 		case hiddenPath(p) || !isPageFile(p):
 		default:
-			r.pageSrc[p] = data
+			r.pageSrc[p] = true
 		}
 	}
-	if len(assets) > r.lim.MaxFiles {
-		return nil, folio.Errorf(folio.Invalid, "repository holds more than %d asset files", r.lim.MaxFiles)
-	}
-	sort.Strings(assets)
+	// Assets are indexed, not read: only those that pages or the summary
+	// link to are (see wantFile and files).
 	for _, p := range assets {
-		data := r.files[join(r.root, p)]
-		if err := r.count(p, len(data)); err != nil {
-			return nil, err
-		}
-		f := importer.NewFile(r.snap, path.Base(p), data)
-		f.ID = r.id("file:" + p)
-		f.Git = &content.GitSync{OID: BlobOID(data), Path: p}
-		if name, ok := r.prevNames[p+"\x00"+f.Git.OID]; ok {
-			f.Name = name
-		}
-		r.snap.Tree.Files = append(r.snap.Tree.Files, f)
-		r.idx.addFile(p, f.ID)
+		r.idx.addFile(p, p)
 	}
 	paths := make([]string, 0, len(r.pageSrc))
 	for p := range r.pageSrc {
@@ -270,13 +316,66 @@ func (r *reader) run() ([]*node, error) {
 		includeIDs[p] = r.id("include:" + p)
 		r.idx.addInclude(p, includeIDs[p])
 	}
+	r.tasks = countSources(top) + len(includes)
 	if err := r.fill(top); err != nil {
 		return nil, err
 	}
 	if err := r.reusable(includes, includeIDs); err != nil {
 		return nil, err
 	}
+	if err := r.files(); err != nil {
+		return nil, err
+	}
 	return top, nil
+}
+
+// countSources counts the nodes read from a page file.
+func countSources(nodes []*node) int {
+	n := 0
+	for _, nd := range nodes {
+		if nd.hasSrc {
+			n++
+		}
+		n += countSources(nd.children)
+	}
+	return n
+}
+
+// files reads the assets that pages, reusable contents and the summary
+// link to, in path order, and adds them to the tree. Bytes count once per
+// distinct blob, and each blob is stored once (content.Snapshot keys
+// blobs by hash) whatever the number of names it has.
+func (r *reader) files() error {
+	if len(r.wanted) > r.lim.MaxFiles {
+		return folio.Errorf(folio.Invalid, "the pages link to more than %d asset files", r.lim.MaxFiles)
+	}
+	assets := make([]string, 0, len(r.wanted))
+	for p := range r.wanted {
+		assets = append(assets, p)
+	}
+	sort.Strings(assets)
+	r.tasks += len(assets)
+	for _, p := range assets {
+		data, err := r.read(p)
+		if err != nil {
+			return err
+		}
+		oid := BlobOID(data)
+		if int64(len(data)) > r.lim.MaxFileBytes {
+			return folio.Errorf(folio.Invalid, "file %s exceeds the %d byte file limit", safeName(p), r.lim.MaxFileBytes)
+		}
+		if err := r.countBlob(p, oid, len(data)); err != nil {
+			return err
+		}
+		f := importer.NewFile(r.snap, path.Base(p), data)
+		f.ID = r.wanted[p]
+		f.Git = &content.GitSync{OID: oid, Path: p}
+		if name, ok := r.prevNames[p+"\x00"+oid]; ok {
+			f.Name = name
+		}
+		r.snap.Tree.Files = append(r.snap.Tree.Files, f)
+	}
+	return nil
 }
 
 // reusable reads the files under .gitbook/includes/ as reusable contents:
@@ -287,7 +386,10 @@ func (r *reader) reusable(paths []string, ids map[string]string) error {
 		if r.pages++; r.pages > r.lim.MaxPages {
 			return folio.Errorf(folio.Invalid, "repository holds more than %d pages and reusable contents", r.lim.MaxPages)
 		}
-		data := r.files[join(r.root, p)]
+		data, err := r.read(p)
+		if err != nil {
+			return err
+		}
 		if err := r.count(p, len(data)); err != nil {
 			return err
 		}
@@ -338,7 +440,7 @@ func (r *reader) newNode(typ, key string) (*node, error) {
 // README of the folder it names, or the path with .md added.
 func (r *reader) pageFile(p string) (string, bool) {
 	find := func(p string) (string, bool) {
-		if _, ok := r.pageSrc[p]; ok {
+		if r.pageSrc[p] {
 			return p, true
 		}
 		q, ok := r.lowerSrc[strings.ToLower(p)]
@@ -444,7 +546,7 @@ func (r *reader) entry(it *summaryItem, dir string) (*node, error) {
 			return nil, err
 		}
 		n.page.Title = title
-		n.path, n.src, n.hasSrc = file, r.pageSrc[file], true
+		n.path, n.hasSrc = file, true
 		n.slugName, n.fallback = slugName(file), titleName(file)
 		r.firstOf[file] = n
 		r.idx.addPage(file, n.page.ID)
@@ -526,7 +628,7 @@ func (r *reader) fileNode(p string) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.path, n.src, n.hasSrc = p, r.pageSrc[p], true
+	n.path, n.hasSrc = p, true
 	n.slugName, n.fallback = slugName(p), titleName(p)
 	r.idx.addPage(p, n.page.ID)
 	return n, nil
@@ -617,6 +719,11 @@ func (r *reader) fill(nodes []*node) error {
 	next := map[string]int{}
 	for _, n := range nodes {
 		if n.hasSrc {
+			src, err := r.read(n.path)
+			if err != nil {
+				return err
+			}
+			n.src = src
 			if err := r.count(n.path, len(n.src)); err != nil {
 				return err
 			}

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/importer"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -135,7 +137,8 @@ The guide [guide] guide/README.md
 	if diff := cmp.Diff(want, outline(res.Snapshot)); diff != "" {
 		t.Errorf("outline (-want +got):\n%s", diff)
 	}
-	if len(res.Snapshot.Tree.Files) != 1 {
+	// No page links to pic.gif: it is neither read nor stored.
+	if len(res.Snapshot.Tree.Files) != 0 {
 		t.Errorf("files = %+v", res.Snapshot.Tree.Files)
 	}
 }
@@ -237,7 +240,7 @@ func TestReadErrors(t *testing.T) {
 		{"bad config", Files{".gitbook.yaml": []byte("root: [\n")}, ReadOptions{}, "not valid YAML"},
 		{"project dir climbs", Files{}, ReadOptions{ProjectDir: "../x"}, "stay inside"},
 		{"too many pages", Files{"a.md": []byte("a"), "b.md": []byte("b")}, ReadOptions{Limits: limits(1, 0, 0, 0)}, "more than 1 pages"},
-		{"too many assets", Files{".gitbook/assets/a": []byte("a"), ".gitbook/assets/b": []byte("b")}, ReadOptions{Limits: limits(0, 1, 0, 0)}, "more than 1 asset files"},
+		{"too many assets", Files{"p.md": []byte("![](.gitbook/assets/a) ![](.gitbook/assets/b)\n"), ".gitbook/assets/a": []byte("a"), ".gitbook/assets/b": []byte("b")}, ReadOptions{Limits: limits(0, 1, 0, 0)}, "more than 1 asset files"},
 		{"file too large", Files{"a.md": []byte(big)}, ReadOptions{Limits: limits(0, 0, 1024, 0)}, "exceeds the 1024 byte file limit"},
 		{"total too large", Files{"a.md": []byte(big[:1000]), "b.md": []byte(big[:1000])}, ReadOptions{Limits: limits(0, 0, 0, 1500)}, "more than 1500 bytes"},
 		{"folders too deep", Files{strings.Repeat("d/", content.MaxPageDepth) + "x.md": []byte("x")}, ReadOptions{}, "folders nest at most"},
@@ -256,4 +259,83 @@ type pageFields struct {
 	Description, Icon string
 	Hidden            bool
 	Layout            *content.Layout
+}
+
+// recordingSource is a Source that records the files read.
+type recordingSource struct {
+	Files
+	read map[string]int
+}
+
+func (s *recordingSource) ReadFile(p string) ([]byte, error) {
+	s.read[p]++
+	return s.Files.ReadFile(p)
+}
+
+func TestReadOnlyReferencedAssets(t *testing.T) {
+	logo := []byte("\x89PNG same bytes under three names")
+	src := &recordingSource{read: map[string]int{}, Files: Files{
+		"README.md":                           []byte("# Home\n\n![Logo](.gitbook/assets/logo.png)\n"),
+		"SUMMARY.md":                          []byte("* [Home](README.md)\n* [Guide](guide.md)\n* [Sheet](.gitbook/assets/sheet.pdf)\n"),
+		"guide.md":                            []byte("# Guide\n\n![Same](<.gitbook/assets/logo (1).png>) ![Again](.gitbook/assets/LOGO-copy.png)\n"),
+		"unlisted.md":                         []byte("# Not in the summary\n\n![x](.gitbook/assets/unused-by-pages.png)\n"),
+		".gitbook/assets/logo.png":            logo,
+		".gitbook/assets/logo (1).png":        logo,
+		".gitbook/assets/logo-copy.png":       logo,
+		".gitbook/assets/sheet.pdf":           []byte("%PDF"),
+		".gitbook/assets/unused.png":          []byte("never linked"),
+		".gitbook/assets/unused-by-pages.png": []byte("linked only from a file that is no page"),
+		"src/big.bin":                         []byte("not docs"),
+	}}
+	res, err := Read(src, ReadOptions{Limits: importer.Limits{MaxTotalBytes: 300}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	blobs := map[content.Hash]bool{}
+	for _, f := range res.Snapshot.Tree.Files {
+		got = append(got, f.Git.Path)
+		blobs[f.Blob] = true
+	}
+	want := []string{".gitbook/assets/logo (1).png", ".gitbook/assets/logo-copy.png", ".gitbook/assets/logo.png", ".gitbook/assets/sheet.pdf"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	// One blob for the three names of the logo, one for the sheet.
+	if len(blobs) != 2 || len(res.Snapshot.Blobs) != 2 {
+		t.Errorf("%d distinct file blobs, %d snapshot blobs, want 2", len(blobs), len(res.Snapshot.Blobs))
+	}
+	for _, p := range []string{".gitbook/assets/unused.png", ".gitbook/assets/unused-by-pages.png", "src/big.bin", "unlisted.md"} {
+		if src.read[p] != 0 {
+			t.Errorf("%s was read", p)
+		}
+	}
+	for p, n := range src.read {
+		if n > 1 {
+			t.Errorf("%s read %d times", p, n)
+		}
+	}
+}
+
+// TestReadCountsDistinctReferencedBytes: the byte limit counts what is
+// read, a blob once however many names it has, and unreferenced assets
+// not at all.
+func TestReadCountsDistinctReferencedBytes(t *testing.T) {
+	blob := []byte(strings.Repeat("b", 400))
+	files := Files{
+		"README.md":                []byte("![](.gitbook/assets/a.png) ![](.gitbook/assets/b.png) ![](.gitbook/assets/c.png)\n"),
+		".gitbook/assets/a.png":    blob,
+		".gitbook/assets/b.png":    blob,
+		".gitbook/assets/c.png":    blob,
+		".gitbook/assets/huge.png": []byte(strings.Repeat("h", 5000)),
+	}
+	if _, err := Read(files, ReadOptions{Limits: importer.Limits{MaxTotalBytes: 500}}); err != nil {
+		t.Fatalf("400 distinct referenced bytes under a limit of 500: %v", err)
+	}
+	files[".gitbook/assets/d.png"] = []byte(strings.Repeat("d", 200))
+	files["README.md"] = append(files["README.md"], []byte("![](.gitbook/assets/d.png)\n")...)
+	_, err := Read(files, ReadOptions{Limits: importer.Limits{MaxTotalBytes: 500}})
+	if folio.KindOf(err) != folio.Invalid || !strings.Contains(folio.MessageOf(err), "more than 500 bytes") {
+		t.Fatalf("err = %v, want Invalid over 500 bytes", err)
+	}
 }

@@ -376,7 +376,7 @@ func (w *writer) pageIndex() *index {
 // writePages writes the file of every document page.
 func (w *writer) writePages(pages []*content.Page) error {
 	idx := w.pageIndex()
-	fix := treeLinks(w.opts.TreeURL, w.root, w.opts.Existing)
+	fix := treeLinks(w.opts.TreeURL, w.root, pathSet(w.opts.Existing))
 	var err error
 	content.Walk(w.snap.Tree, func(n content.PageNode) bool {
 		if err != nil {
@@ -602,7 +602,7 @@ func (w *writer) placeReusable() {
 func (w *writer) writeReusable() error {
 	rcs := w.snap.Tree.ReusableContents
 	idx := w.pageIndex()
-	fix := treeLinks(w.opts.TreeURL, w.root, w.opts.Existing)
+	fix := treeLinks(w.opts.TreeURL, w.root, pathSet(w.opts.Existing))
 	for _, rc := range rcs {
 		file := w.includePath[rc.ID]
 		var doc *content.Document

@@ -97,7 +97,8 @@ func RemoveGitSync(ctx context.Context, t *Tx, spaceID folio.ID) (bool, error) {
 }
 
 const gitOperationColumns = `id, space_id, direction, state, stage, url, ref, event_at, force, standalone, outcome,
-	commit_oid, revision_id, change_request, error, created_by, created_at, started_at, updated_at, completed_at`
+	commit_oid, revision_id, change_request, error, created_by, created_at, started_at, updated_at, completed_at,
+	tasks_done, tasks_total`
 
 func scanGitOperation(rows *sql.Rows, o *folio.GitOperation) error {
 	var (
@@ -106,7 +107,7 @@ func scanGitOperation(rows *sql.Rows, o *folio.GitOperation) error {
 	)
 	if err := rows.Scan(&o.ID, &o.SpaceID, &o.Direction, &o.State, &o.Stage, &o.URL, &o.Ref, &event, &o.Force,
 		&o.Standalone, &o.Outcome, &o.Commit, &o.Revision, &o.ChangeRequest, &o.Error, &o.CreatedBy, &created,
-		&started, &updated, &completed); err != nil {
+		&started, &updated, &completed, &o.TasksDone, &o.TasksTotal); err != nil {
 		return err
 	}
 	o.EventAt, o.CreatedAt, o.UpdatedAt = fromMicros(event), fromMicros(created), fromMicros(updated)
@@ -137,7 +138,7 @@ func GetGitOperation(ctx context.Context, t *Tx, id folio.ID) (o *folio.GitOpera
 			)
 			if err := rows.Scan(&o.ID, &o.SpaceID, &o.Direction, &o.State, &o.Stage, &o.URL, &o.Ref, &event, &o.Force,
 				&o.Standalone, &o.Outcome, &o.Commit, &o.Revision, &o.ChangeRequest, &o.Error, &o.CreatedBy, &created,
-				&started, &updated, &completed, &params, &credentials); err != nil {
+				&started, &updated, &completed, &o.TasksDone, &o.TasksTotal, &params, &credentials); err != nil {
 				return err
 			}
 			o.EventAt, o.CreatedAt, o.UpdatedAt = fromMicros(event), fromMicros(created), fromMicros(updated)
@@ -162,10 +163,10 @@ func UpdateGitOperation(ctx context.Context, t *Tx, o *folio.GitOperation) error
 		completed = micros(*o.CompletedAt)
 	}
 	_, err := t.exec(ctx, `UPDATE git_operations SET state = ?, stage = ?, outcome = ?, commit_oid = ?, revision_id = ?,
-		change_request = ?, error = ?, started_at = ?, updated_at = ?, completed_at = ?,
+		change_request = ?, error = ?, started_at = ?, updated_at = ?, completed_at = ?, tasks_done = ?, tasks_total = ?,
 		credentials = CASE WHEN ? THEN '' ELSE credentials END WHERE id = ?`,
 		o.State, o.Stage, o.Outcome, o.Commit, o.Revision, o.ChangeRequest, o.Error, started, micros(t.Now), completed,
-		o.Ended(), o.ID)
+		o.TasksDone, o.TasksTotal, o.Ended(), o.ID)
 	return wrap(err, "update git operation")
 }
 

@@ -63,15 +63,17 @@ func NewGitInfo(g *folio.GitSync, op *folio.GitOperation) GitInfo {
 	return info
 }
 
-// NewGitOperation converts an operation. Its tasks are its stages: four
-// for an import or an export.
+// NewGitOperation converts an operation. Its tasks are its four stages,
+// plus for an import the repository files its content stage reads
+// (known once the stage starts), so completedTasks advances while a long
+// import runs.
 func NewGitOperation(op *folio.GitOperation) *GitOperation {
 	started := op.CreatedAt
 	if op.StartedAt != nil {
 		started = *op.StartedAt
 	}
 	out := &GitOperation{ID: op.ID, State: op.State, Direction: op.Direction, Stage: op.Stage,
-		DispatchedTasks: 4, CompletedTasks: completedStages(op), StartedAt: Time(started), UpdatedAt: Time(op.UpdatedAt),
+		DispatchedTasks: 4 + op.TasksTotal, CompletedTasks: completedStages(op) + op.TasksDone, StartedAt: Time(started), UpdatedAt: Time(op.UpdatedAt),
 		CompletedAt: TimePtr(op.CompletedAt), Error: op.Error, Timestamp: Time(op.EventAt), Force: op.Force,
 		Standalone: op.Standalone, Outcome: op.Outcome, Commit: op.Commit, Revision: op.Revision, ChangeRequest: op.ChangeRequest}
 	if out.Stage == "" {
