@@ -42,10 +42,6 @@ const (
 	DefaultGitTimeout  = 10 * time.Minute
 )
 
-// gitLease is how long a git operation may run before another server takes
-// its job over, taken to have died with its server (the runner renews it).
-const gitLease = 15 * time.Minute
-
 // GitInput is the body of importGitRepository and exportToGitRepository.
 type GitInput struct {
 	URL                  string     `json:"url"`

@@ -72,8 +72,10 @@ func cacheDirName(cacheID, redactedURL string) string {
 // openCache locks and opens (creating it when needed) the cache for cacheID,
 // or a throwaway repository removed on close when cacheID is "".
 func (c *Client) openCache(ctx context.Context, cacheID string, ep *endpoint, st *opState) (*repoCache, error) {
-	var dir string
-	closeFn := func() {}
+	var (
+		dir     string
+		closeFn func()
+	)
 	if cacheID == "" {
 		d, err := os.MkdirTemp(c.o.CacheDir, "tmp-")
 		if err != nil {
