@@ -354,6 +354,9 @@ func (a *App) PublishIntegration(ctx context.Context, caller folio.Caller, name 
 	if err != nil {
 		return nil, err
 	}
+	if err := a.checkPublishedScript(ctx, caller, *in.Organization, i.Script); err != nil {
+		return nil, err
+	}
 	var sealed string
 	if len(in.Secrets) > 0 {
 		if a.sealer == nil {

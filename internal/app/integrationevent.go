@@ -134,15 +134,8 @@ func (a *App) DispatchIntegrationEventJob(ctx context.Context, payload string) e
 		if err != nil {
 			return err
 		}
-		sealed, err := store.IntegrationSecrets(ctx, tx, job.Integration)
-		if err != nil || sealed == "" || a.sealer == nil {
-			return err
-		}
-		plain, err := a.sealer.Open(sealed, integrationSealContext(job.Integration))
-		if err != nil {
-			return fmt.Errorf("open the secrets of integration %s: %w", job.Integration, err)
-		}
-		return json.Unmarshal(plain, &d.secrets)
+		d.secrets, err = a.integrationSecrets(ctx, tx, job.Integration)
+		return err
 	})
 	if folio.IsNotFound(err) {
 		return nil // unpublished meanwhile
@@ -231,8 +224,9 @@ func (a *App) finishIntegrationEvent(ctx context.Context, e *folio.IntegrationEv
 func (a *App) integrationEnvironment(ctx context.Context, d *dispatch) ([]byte, error) {
 	i := d.integration
 	env := map[string]any{
-		"apiEndpoint":    a.publicURL,
-		"integration":    map[string]any{"name": i.Name, "version": i.Version, "scopes": i.Scopes, "target": i.Target},
+		"apiEndpoint": a.publicURL,
+		"integration": map[string]any{"name": i.Name, "version": i.Version, "scopes": i.Scopes, "target": i.Target,
+			"urls": map[string]any{"publicEndpoint": a.publicURL + "/v1" + endpointPath(i.Name, "", "", "")}},
 		"secrets":        d.secrets,
 		"signingSecrets": map[string]any{},
 		"apiTokens":      map[string]any{},
@@ -242,7 +236,8 @@ func (a *App) integrationEnvironment(ctx context.Context, d *dispatch) ([]byte, 
 	}
 	if d.inst != nil {
 		env["installation"] = map[string]any{"id": d.inst.ID, "status": d.inst.Status, "configuration": d.inst.Configuration,
-			"externalIds": d.inst.ExternalIDs, "target": map[string]any{"organization": d.inst.OrganizationID}}
+			"externalIds": d.inst.ExternalIDs, "target": map[string]any{"organization": d.inst.OrganizationID},
+			"urls": map[string]any{"publicEndpoint": a.publicURL + "/v1" + endpointPath(i.Name, d.inst.ID, "", "")}}
 		tok, err := a.installationToken(ctx, d.inst, i)
 		if err != nil {
 			return nil, err
@@ -269,7 +264,8 @@ func (a *App) integrationEnvironment(ctx context.Context, d *dispatch) ([]byte, 
 		})
 		if ti != nil {
 			env[kind+"Installation"] = map[string]any{kind: id, "status": ti.Status, "configuration": ti.Configuration,
-				"externalIds": ti.ExternalIDs}
+				"externalIds": ti.ExternalIDs,
+				"urls":        map[string]any{"publicEndpoint": a.publicURL + "/v1" + endpointPath(i.Name, d.inst.ID, kind, id)}}
 		}
 	}
 	return json.Marshal(env)

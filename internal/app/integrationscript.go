@@ -9,6 +9,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/scripts"
+	"github.com/foliodocs/folio/internal/store"
 )
 
 // runScript runs the integration's script on one event, as GitBook's
@@ -24,16 +25,7 @@ func (a *App) runScript(ctx context.Context, r *scripts.Runner, d *dispatch, eve
 	if ctx.Err() != nil && err != nil {
 		return ctx.Err() // the server is stopping: the job's lease runs it again
 	}
-	var logs []folio.IntegrationEventLog
-	if res != nil {
-		for _, l := range res.Logs {
-			level := l.Level
-			if level == "log" {
-				level = "info"
-			}
-			logs = append(logs, folio.IntegrationEventLog{Level: level, Message: l.Message, Timestamp: l.At})
-		}
-	}
+	logs := scriptLogs(res)
 	now := a.clock.Now()
 	var se *scripts.ScriptError
 	switch {
@@ -63,4 +55,47 @@ func (a *App) runScript(ctx context.Context, r *scripts.Runner, d *dispatch, eve
 	}
 	logs = append(logs, folio.IntegrationEventLog{Level: level, Message: msg, Timestamp: now})
 	return a.finishIntegrationEvent(ctx, d.event, logs, ok, false)
+}
+
+// checkPublishedScript refuses, with the script's own error, a script that
+// does not load or exports no handler: it would fail only later, at
+// install or render. The caller's right to publish is checked first, so
+// that only the organization's admins make the server run a script.
+func (a *App) checkPublishedScript(ctx context.Context, caller folio.Caller, orgRef, script string) error {
+	if a.scriptRunner == nil {
+		return nil
+	}
+	err := a.db.Read(ctx, func(tx *store.Tx) error {
+		org, err := resolveOrganization(ctx, tx, orgRef)
+		if err != nil {
+			return err
+		}
+		acc, err := access(ctx, tx, caller, org.ID)
+		if folio.IsNotFound(err) {
+			return folio.Errorf(folio.NotFound, "The organization cannot be found for the given hostname")
+		}
+		if err != nil {
+			return err
+		}
+		return require(acc.Permissions().Admin, "only admins of the organization publish its integrations")
+	})
+	if err != nil {
+		return err
+	}
+	err = a.scriptRunner.Check(ctx, script)
+	var se *scripts.ScriptError
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, &se):
+		msg := "the script does not load: " + folio.Clip(se.Message, 1000)
+		if se.Kind != scripts.KindException && se.Kind != scripts.KindInvalidScript {
+			msg = fmt.Sprintf("the script does not load within the limits (%s): %s", se.Kind, folio.Clip(se.Message, 1000))
+		}
+		return folio.FieldErrorf("script", "%s", msg)
+	default:
+		return err
+	}
 }

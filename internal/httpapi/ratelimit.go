@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"net"
 	"net/http"
 	"strconv"
@@ -23,6 +24,10 @@ type RateLimits struct {
 	// Sensitive bounds each client address on the routes that sign in or
 	// make credentials (creating tokens, SAML, joining by invite).
 	Sensitive int
+	// PerEndpoint bounds the requests to each installation's public
+	// endpoints (and to each integration's own), which run its script;
+	// zero takes the PerToken rate.
+	PerEndpoint int
 }
 
 // Default rate limits of `folio serve`.
@@ -37,13 +42,15 @@ const maxRateKeys = 100_000
 
 type limiters struct {
 	token, address, sensitive *ratelimit.Limiter
+	endpoint                  *ratelimit.Limiter
 	now                       func() time.Time
 }
 
 func newLimiters(l RateLimits) *limiters {
 	return &limiters{token: ratelimit.New(l.PerToken, time.Minute, maxRateKeys),
 		address:   ratelimit.New(l.PerAddress, time.Minute, maxRateKeys),
-		sensitive: ratelimit.New(l.Sensitive, time.Minute, maxRateKeys), now: time.Now}
+		sensitive: ratelimit.New(l.Sensitive, time.Minute, maxRateKeys),
+		endpoint:  ratelimit.New(cmp.Or(l.PerEndpoint, l.PerToken), time.Minute, maxRateKeys), now: time.Now}
 }
 
 // sensitiveRoutes are limited per address with the Sensitive rate, on top

@@ -169,6 +169,14 @@ func (s *Server) routes() {
 		s.handle("DELETE "+inst+"/{installationId}/"+k.plural+"/"+k.param, authed, s.uninstallFromTarget)
 	}
 
+	// Public endpoints (urls.publicEndpoint): any method, reached without
+	// a token, limited per installation; the integration's script answers.
+	for _, k := range []struct{ kind, base string }{{"", "/v1/integrations/{integrationName}"}, {"", inst + "/{installationId}"},
+		{folio.InstallOnSpace, inst + "/{installationId}/spaces/{spaceId}"}, {folio.InstallOnSite, inst + "/{installationId}/sites/{siteId}"}} {
+		s.handle(k.base+"/public", endpoint, s.publicEndpoint(k.kind))
+		s.handle(k.base+"/public/{path...}", endpoint, s.publicEndpoint(k.kind))
+	}
+
 	// Git sync (docs/gitsync.md).
 	s.handle("POST /v1/spaces/{spaceId}/git/import", authed, s.importGitRepository)
 	s.handle("POST /v1/spaces/{spaceId}/git/export", authed, s.exportToGitRepository)

@@ -165,6 +165,7 @@ const (
 	authed                        // an API token; JSON body rules
 	publicForm                    // no token; the handler reads a form body itself
 	optionalAuth                  // a token when the request sends one; JSON body rules
+	endpoint                      // no token; any body, which the handler reads; limited per installation (publicendpoint.go)
 )
 
 // handle registers one route.
@@ -268,6 +269,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, rou
 			return err
 		}
 	}
+	if kind == endpoint {
+		if err := s.limits.check(w, s.limits.endpoint, endpointLimitKey(r)); err != nil {
+			return err
+		}
+	}
 	if st.caller == (folio.Caller{}) && !sensitiveRoutes[route] {
 		if err := s.limits.check(w, s.limits.address, clientAddress(r)); err != nil {
 			return err
@@ -279,7 +285,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, rou
 	if err := checkQuery(r); err != nil {
 		return err
 	}
-	if kind == publicForm {
+	if kind == publicForm || kind == endpoint {
 		return h(w, r)
 	}
 	if err := s.checkBody(w, r); err != nil {

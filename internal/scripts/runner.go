@@ -79,6 +79,26 @@ func (r *Runner) Run(ctx context.Context, script string, req Request) (*Result, 
 	return res, err
 }
 
+// Check loads script as Run does (compiles it, evaluates its top level)
+// and checks that it exports a handler with a fetch function, within the
+// same limits, without calling the handler. The error is a *ScriptError
+// when the script is at fault: KindInvalidScript (it does not parse, or
+// has no handler), KindException (its top level threw), KindTimeout or
+// KindMemory. Check waits for a free slot as Run does.
+func (r *Runner) Check(ctx context.Context, script string) error {
+	select {
+	case r.slots <- struct{}{}:
+		defer func() { <-r.slots }()
+	case <-ctx.Done():
+		return &ScriptError{Kind: KindTimeout, Message: "the check was canceled before it started", Err: ctx.Err()}
+	}
+	bytecode, err := r.program(script)
+	if err != nil {
+		return err
+	}
+	return newSession(ctx, r, time.Now()).check(bytecode)
+}
+
 // program returns the bytecode of script, from the cache or compiled.
 func (r *Runner) program(script string) ([]byte, error) {
 	if len(script) > r.limits.MaxScript {

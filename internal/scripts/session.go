@@ -65,14 +65,49 @@ func newSession(parent context.Context, r *Runner, start time.Time) *session {
 // waitUntil promise settle, or a limit ends the run.
 func (s *session) run(bytecode []byte, req Request) (err error) {
 	defer s.close()
-	defer func() {
-		// A panic from the engine (or from this package) must not take the
-		// server down. The VM it went through is abandoned: close leaks its
-		// engine memory, which is the price of not crashing.
-		if p := recover(); p != nil {
-			err = fmt.Errorf("scripts: engine failure: %v", p)
-		}
-	}()
+	defer s.recoverEngine(&err)
+	if err := s.load(bytecode); err != nil {
+		return err
+	}
+	head, err := requestHead(req)
+	if err != nil {
+		return err
+	}
+	if err := s.call("__folio_rt.start", head, binaryString(req.Body)); err != nil {
+		return err
+	}
+	return s.loop()
+}
+
+// check loads the prelude and the script into a new VM and checks that the
+// script has a default export with a fetch function, without calling it.
+func (s *session) check(bytecode []byte) (err error) {
+	defer s.close()
+	defer s.recoverEngine(&err)
+	if err := s.load(bytecode); err != nil {
+		return err
+	}
+	if err := s.call("__folio_rt.check"); err != nil {
+		return err
+	}
+	if s.failure != nil {
+		return s.failure
+	}
+	return nil
+}
+
+// recoverEngine turns a panic into err: a panic from the engine (or from
+// this package) must not take the server down. The VM it went through is
+// abandoned: close leaks its engine memory, which is the price of not
+// crashing.
+func (s *session) recoverEngine(err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("scripts: engine failure: %v", p)
+	}
+}
+
+// load creates the VM and evaluates the prelude and the script in it.
+func (s *session) load(bytecode []byte) error {
 	prelude, err := preludeBytecode()
 	if err != nil {
 		return err
@@ -107,17 +142,7 @@ func (s *session) run(bytecode []byte, req Request) (err error) {
 	if err := s.call("__folio_rt.configure", string(cfg)); err != nil {
 		return err
 	}
-	if err := s.enter(func() error { _, err := vm.EvalBytecode(bytecode); return err }); err != nil {
-		return err
-	}
-	head, err := requestHead(req)
-	if err != nil {
-		return err
-	}
-	if err := s.call("__folio_rt.start", head, binaryString(req.Body)); err != nil {
-		return err
-	}
-	return s.loop()
+	return s.enter(func() error { _, err := vm.EvalBytecode(bytecode); return err })
 }
 
 // requestHead encodes the method, URL and headers of req for the prelude.

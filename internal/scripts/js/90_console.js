@@ -25,7 +25,11 @@ function inspect(v, depth, seen) {
   if (v === null) return 'null';
   if (v instanceof Error) {
     const head = `${v.name || 'Error'}: ${v.message}`;
-    return v.stack ? head + '\n' + String(v.stack).replace(/\n$/, '') : head;
+    if (!v.stack) return head;
+    // Constructed errors' stacks start with their header (000_errors.js);
+    // the engine's own errors' stacks hold only the frames.
+    const stack = String(v.stack).replace(/\n$/, '');
+    return stack.startsWith(head) ? stack : head + '\n' + stack;
   }
   seen = seen || [];
   if (seen.includes(v)) return '[Circular]';

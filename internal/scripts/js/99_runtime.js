@@ -15,15 +15,22 @@ async function settleAll(waits) {
   for (let i = 0; i < waits.length; i++) await waits[i];
 }
 
-function startHandler(headJSON, bin) {
-  const head = JSON.parse(headJSON);
+// scriptHandler returns the script's handler, or reports that it has none.
+function scriptHandler() {
   const mod = globalThis.__folio_module;
   const handler = mod && mod.default !== undefined ? mod.default : mod;
   if (!handler || typeof handler.fetch !== 'function') {
     host('fail', 'invalid-script', '',
       'the script has no default export with a fetch function (export default { async fetch(request, env, ctx) {…} })', '');
-    return;
+    return null;
   }
+  return handler;
+}
+
+function startHandler(headJSON, bin) {
+  const head = JSON.parse(headJSON);
+  const handler = scriptHandler();
+  if (!handler) return;
   const hasBody = head.hasBody && head.method !== 'GET' && head.method !== 'HEAD';
   const request = new Request(head.url, {
     method: head.method,
@@ -70,6 +77,7 @@ Object.defineProperty(globalThis, '__folio_rt', {
   value: Object.freeze({
     configure(json) { Object.assign(config, JSON.parse(json)); },
     start: startHandler,
+    check() { scriptHandler(); },
     fetchDone,
     nextTimer: nextTimerDelay,
     runTimers: runDueTimers,
