@@ -417,6 +417,15 @@ func cloneNodes(nodes []Node) []Node {
 	return out
 }
 
+// BareJSON returns n's JSON without the keys and meta of n and its
+// descendants: two nodes with equal bare JSON hold the same content,
+// whatever keys and computed properties (heading anchors) they were given.
+func BareJSON(n *Node) ([]byte, error) {
+	e := encoder{bare: true}
+	e.node(n)
+	return e.buf, e.err
+}
+
 // barePrints returns each node's JSON without keys and meta: equal prints
 // mean nodes that are the same but for keys and computed properties.
 func barePrints(nodes []Node) []string {

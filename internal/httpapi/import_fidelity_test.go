@@ -210,7 +210,7 @@ func TestMarkdownImportKeepsLinksImagesAndAlerts(t *testing.T) {
 		var md pageBody
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content/page/"+notes+"?format=markdown", nil).WantStatus(t, 200).JSON(t, &md)
 		if md.Markdown == nil || !strings.Contains(*md.Markdown, "> [!WARNING]\n> Read [the guide](https://example.com/guide) first.\n") {
-			t.Fatalf("exported markdown %v", md.Markdown)
+			t.Fatalf("exported markdown %v", deref(md.Markdown))
 		}
 		importInto(t, s, admin, space, notes, "markdown", []byte(*md.Markdown))
 		reread := pageNodes(t, s, admin, space, notes)

@@ -105,14 +105,35 @@ func (k *rawKeeper) finish(doc *content.Document) {
 	}
 }
 
-// digest returns the hex SHA-256 of n's JSON, or "" when it has none.
+// digest returns the hex SHA-256 of n's content (its JSON without keys
+// and meta, content.BareJSON), or "" when it has none: keys and heading
+// anchors that a stored document gets after the import do not make a
+// block edited.
 func digest(n *content.Node) string {
-	b, err := n.MarshalJSON()
+	b, err := content.BareJSON(n)
 	if err != nil {
 		return ""
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
+}
+
+// unedited reports whether n still has the digest sum recorded when its
+// Markdown was kept. Documents stored before digests left out keys and
+// meta recorded the digest of the whole JSON: that one matches too.
+func unedited(n *content.Node, sum string) bool {
+	if sum == "" {
+		return false
+	}
+	if digest(n) == sum {
+		return true
+	}
+	b, err := n.MarshalJSON()
+	if err != nil {
+		return false
+	}
+	full := sha256.Sum256(b)
+	return hex.EncodeToString(full[:16]) == sum
 }
 
 // rawEntries reads data["markdownRaw"] of a document.
@@ -142,7 +163,7 @@ func (w *writer) keptSource(n *content.Node) (string, bool) {
 	}
 	md, ok1 := e["md"].(string)
 	sum, ok2 := e["sum"].(string)
-	if !ok1 || !ok2 || sum == "" || digest(n) != sum {
+	if !ok1 || !ok2 || !unedited(n, sum) {
 		return "", false
 	}
 	return md, true
@@ -177,7 +198,7 @@ func PruneKept(doc *content.Document) {
 			if e, ok := entries[n.Key]; ok && n.Key != "" {
 				sum, _ := e["sum"].(string)
 				_, isLabel := e["label"]
-				live[n.Key] = isLabel || (sum != "" && digest(n) == sum)
+				live[n.Key] = isLabel || unedited(n, sum)
 			}
 			if n.Object == content.ObjectBlock {
 				walk(n.Nodes)
