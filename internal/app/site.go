@@ -318,6 +318,8 @@ type PublishedSite struct {
 	// with one key are alike. Empty when the profile was not built for
 	// the reader.
 	ProfileKey string
+	// Scripts are the site's integration scripts (GetPublishedSite only).
+	Scripts []SiteScript
 }
 
 // GetPublishedSite returns the published profile of a site for its
@@ -358,7 +360,10 @@ func (a *App) GetPublishedSite(ctx context.Context, caller folio.Caller, orgID, 
 				out.Customizations[ss.ID] = effectiveCustomization(out.Customization, over)
 			}
 		}
-		return nil
+		// Whoever may read the published site may load its scripts, as
+		// its pages do.
+		out.Scripts, err = a.siteScriptList(ctx, tx, v.OrganizationID, siteID)
+		return err
 	})
 	return out, err
 }

@@ -289,16 +289,7 @@ func (s *Server) listSiteIntegrationScripts(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	type script struct {
-		Script  string `json:"script"`
-		CSP     string `json:"contentSecurityPolicy,omitempty"`
-		Cookies bool   `json:"cookies"`
-	}
-	out := make([]script, len(l))
-	for i, sc := range l {
-		out[i] = script{Script: sc.URL, CSP: sc.CSP, Cookies: sc.Cookies}
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, siteScripts(l))
 	return nil
 }
 
@@ -343,4 +334,14 @@ func (s *Server) renderIntegrationUI(w http.ResponseWriter, r *http.Request) err
 	w.WriteHeader(http.StatusOK)
 	w.Write(out.Body)
 	return nil
+}
+
+// siteScripts converts a site's integration scripts to the reference's
+// SiteIntegrationScript list.
+func siteScripts(l []app.SiteScript) []wire.SiteIntegrationScript {
+	out := make([]wire.SiteIntegrationScript, len(l))
+	for i, sc := range l {
+		out[i] = wire.SiteIntegrationScript{Script: sc.URL, ContentSecurityPolicy: sc.CSP, Cookies: sc.Cookies}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -383,6 +384,13 @@ func TestSiteIntegrationScripts(t *testing.T) {
 		path := strings.TrimPrefix(scripts[0].Script, apitest.PublicURL)
 		s.Do(t, "", "GET", path, nil).WantStatus(t, 404) // not published yet
 		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/sites/"+site.ID+"/publish", nil).WantStatus(t, 200)
+		// The published site's profile, which GitBook's renderer reads,
+		// names the same scripts.
+		var profile struct{ Scripts []map[string]any }
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/sites/"+site.ID+"/published", nil).WantStatus(t, 200).JSON(t, &profile)
+		if want := []map[string]any{{"script": scripts[0].Script, "contentSecurityPolicy": "script-src 'self' https://cdn.example", "cookies": true}}; !reflect.DeepEqual(profile.Scripts, want) {
+			t.Fatalf("published profile scripts %v, want %v", profile.Scripts, want)
+		}
 		r := s.Do(t, "", "GET", path, nil).WantStatus(t, 200)
 		if string(r.Body) != "console.log('injected on "+site.ID+"')" || r.Header.Get("Content-Type") != "application/javascript" ||
 			r.Header.Get("Content-Security-Policy") != "script-src 'self' https://cdn.example" {

@@ -301,6 +301,6 @@ func (s *Server) getPublishedContentSite(w http.ResponseWriter, r *http.Request)
 	}
 	writeJSON(w, http.StatusOK, wire.PublishedSite{Object: "published-content-site", Site: s.urls.NewSite(p.Site),
 		Structure:      s.urls.NewSiteStructure(p.Structure),
-		Customizations: wire.PublishedCustomizations{Site: p.Customization, SiteSpaces: over}, Scripts: []any{}})
+		Customizations: wire.PublishedCustomizations{Site: p.Customization, SiteSpaces: over}, Scripts: siteScripts(p.Scripts)})
 	return nil
 }

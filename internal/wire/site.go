@@ -156,7 +156,7 @@ type PublishedSite struct {
 	Site           Site                    `json:"site"`
 	Structure      SiteStructure           `json:"structure"`
 	Customizations PublishedCustomizations `json:"customizations"`
-	Scripts        []any                   `json:"scripts"`
+	Scripts        []SiteIntegrationScript `json:"scripts"`
 }
 
 // SiteStructure is a site's structure: "siteSpaces" (the reference's
@@ -171,4 +171,12 @@ type SiteStructure struct {
 type PublishedCustomizations struct {
 	Site       map[string]any            `json:"site"`
 	SiteSpaces map[string]map[string]any `json:"siteSpaces"`
+}
+
+// SiteIntegrationScript is a script an integration injects in a site's
+// pages (the site:script:inject scope).
+type SiteIntegrationScript struct {
+	Script                string `json:"script"`
+	ContentSecurityPolicy string `json:"contentSecurityPolicy,omitempty"`
+	Cookies               bool   `json:"cookies"`
 }
