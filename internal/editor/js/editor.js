@@ -114,6 +114,12 @@ function editorKeymap(editor) {
       editor.toolbar.openLink();
       return true;
     },
+    // Alt+F10 moves to the toolbar, as in other rich-text editors: Tab
+    // and Shift+Tab indent list items and move between table cells.
+    "Alt-F10": () => {
+      editor.toolbar.focus();
+      return true;
+    },
     "Mod-Alt-0": commands.paragraph,
     "Mod-Alt-1": commands.heading1,
     "Mod-Alt-2": commands.heading2,

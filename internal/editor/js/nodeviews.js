@@ -144,6 +144,8 @@ class ImageView extends ControlledView {
     this.controls = el("div", { class: "fe-image-frame", contenteditable: "false" }, [this.img, this.missing]);
     this.contentDOM = el("figcaption", { "data-placeholder": "Caption" });
     this.dom = el("figure", { class: "fe-image" }, [this.controls, this.contentDOM]);
+    // An image that does not load shows its reference instead.
+    this.img.addEventListener("error", () => this.showMissing());
     this.update(node);
   }
 
@@ -160,9 +162,7 @@ class ImageView extends ControlledView {
       this.img.hidden = false;
       this.missing.hidden = true;
     } else {
-      this.img.hidden = true;
-      this.missing.hidden = false;
-      this.missing.textContent = ref.kind === "file" ? "Image file " + ref.file : "Image";
+      this.showMissing();
     }
     this.img.alt = d.alt || "";
     this.contentDOM.classList.toggle("fe-empty", node.content.size === 0);
@@ -170,6 +170,13 @@ class ImageView extends ControlledView {
     return true;
   }
 }
+
+ImageView.prototype.showMissing = function () {
+  const ref = (this.node.attrs.data && this.node.attrs.data.ref) || {};
+  this.img.hidden = true;
+  this.missing.hidden = false;
+  this.missing.textContent = "Image not shown: " + (ref.kind === "file" ? "file " + ref.file : ref.url || "no source");
+};
 
 export function nodeViews(editor) {
   return {

@@ -1,6 +1,7 @@
 // The toolbar: one button per command, each with an accessible name and
 // its shortcut in the tooltip, following the WAI-ARIA toolbar pattern (one
-// tab stop; arrow keys, Home and End move between buttons). Buttons keep
+// tab stop, also reached from the text with Alt+F10; arrow keys, Home and
+// End move between buttons; Escape goes back to the text). Buttons keep
 // the editor's selection: a mouse press does not take the focus, and the
 // editor gets it back after a command.
 import { isInTable } from "prosemirror-tables";
@@ -214,6 +215,11 @@ export function buildToolbar(editor) {
   dom.addEventListener("keydown", (e) => {
     const i = buttons.indexOf(document.activeElement);
     if (i < 0) return;
+    if (e.key === "Escape") {
+      e.preventDefault();
+      editor.view.focus();
+      return;
+    }
     let j = -1;
     if (e.key === "ArrowRight") j = (i + 1) % buttons.length;
     else if (e.key === "ArrowLeft") j = (i - 1 + buttons.length) % buttons.length;
@@ -233,7 +239,7 @@ export function buildToolbar(editor) {
       let enabled = true;
       if (name === "image") enabled = !!editor.options.uploadFile;
       else if (name !== "link") enabled = !!commands[name](state);
-      if (tableButtons[name]) b.hidden = !inTable;
+      if (tableButtons[name]) b.parentNode.hidden = !inTable;
       // aria-disabled keeps disabled buttons focusable in the toolbar.
       b.setAttribute("aria-disabled", String(!enabled));
       const mark = markButtons[name];
@@ -243,5 +249,9 @@ export function buildToolbar(editor) {
     }
   }
 
-  return { dom, update, openLink };
+  function focus() {
+    (buttons.find((b) => b.tabIndex === 0) || buttons[0]).focus();
+  }
+
+  return { dom, update, openLink, focus };
 }
