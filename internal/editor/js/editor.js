@@ -1,0 +1,278 @@
+// Folio's page editor: a ProseMirror editor over GitBook's document model.
+// main.js exposes mount() as FolioEditor.mount; see ../doc.go for the host
+// contract.
+import { EditorState, Plugin, TextSelection } from "prosemirror-state";
+import { EditorView } from "prosemirror-view";
+import { history, undo, redo } from "prosemirror-history";
+import { keymap } from "prosemirror-keymap";
+import { baseKeymap, toggleMark, setBlockType, wrapIn, chainCommands, exitCode, lift } from "prosemirror-commands";
+import { wrapInList, splitListItem, liftListItem, sinkListItem } from "prosemirror-schema-list";
+import { inputRules, textblockTypeInputRule, wrappingInputRule, InputRule, undoInputRule } from "prosemirror-inputrules";
+import { dropCursor } from "prosemirror-dropcursor";
+import { gapCursor } from "prosemirror-gapcursor";
+import { tableEditing, goToNextCell, addRowAfter, addColumnAfter, deleteRow, deleteColumn, isInTable } from "prosemirror-tables";
+import { schema, hintStyles } from "./schema.js";
+import { Reader, Writer } from "./convert.js";
+import { buildToolbar } from "./toolbar.js";
+import { nodeViews } from "./nodeviews.js";
+
+const n = schema.nodes;
+const m = schema.marks;
+
+// inputRulesPlugin: Markdown-like shortcuts typed at the start of a block.
+function inputRulesPlugin() {
+  return inputRules({
+    rules: [
+      textblockTypeInputRule(/^(#{1,3})\s$/, n.heading, (match) => ({ level: match[1].length })),
+      wrappingInputRule(/^\s*>\s$/, n.blockquote),
+      wrappingInputRule(/^\s*\[([ xX]?)\]\s$/, n.task_list, null),
+      wrappingInputRule(/^\s*([-+*])\s$/, n.bullet_list),
+      wrappingInputRule(
+        /^(\d+)\.\s$/,
+        n.ordered_list,
+        (match) => (+match[1] === 1 ? {} : { data: { start: +match[1] } }),
+        (match, node) => node.childCount + ((node.attrs.data && node.attrs.data.start) || 1) === +match[1],
+      ),
+      textblockTypeInputRule(/^```$/, n.code_block),
+      new InputRule(/^---$/, (state, match, start, end) => {
+        const $start = state.doc.resolve(start);
+        if ($start.parent.type !== n.paragraph || $start.parent.textContent !== "--") return null;
+        const from = $start.before();
+        const to = $start.after();
+        const tr = state.tr.replaceWith(from, to, [n.horizontal_rule.create(), n.paragraph.create()]);
+        return tr.setSelection(TextSelection.create(tr.doc, from + 2));
+      }),
+    ],
+  });
+}
+
+// insertBlock inserts a block node after the selection's block, then puts
+// the cursor in the block's first text position (or after it).
+export function insertBlock(node) {
+  return (state, dispatch) => {
+    if (dispatch) {
+      const tr = state.tr.replaceSelectionWith(node);
+      const after = tr.selection.from;
+      const $pos = tr.doc.resolve(Math.min(after, tr.doc.content.size));
+      tr.setSelection(TextSelection.near($pos));
+      dispatch(tr.scrollIntoView());
+    }
+    return true;
+  };
+}
+
+export function newTable() {
+  const header = n.table_row.create(null, [1, 2, 3].map(() => n.table_header.create()));
+  const row = () => n.table_row.create(null, [1, 2, 3].map(() => n.table_cell.create(null, n.paragraph.create())));
+  return n.table.create(null, [header, row(), row()]);
+}
+
+export function newHint() {
+  return n.hint.create({ style: "info" }, n.paragraph.create());
+}
+
+export const commands = {
+  bold: toggleMark(m.bold),
+  italic: toggleMark(m.italic),
+  strikethrough: toggleMark(m.strikethrough),
+  code: toggleMark(m.code),
+  paragraph: setBlockType(n.paragraph),
+  heading1: setBlockType(n.heading, { level: 1 }),
+  heading2: setBlockType(n.heading, { level: 2 }),
+  heading3: setBlockType(n.heading, { level: 3 }),
+  bulletList: wrapInList(n.bullet_list),
+  orderedList: wrapInList(n.ordered_list),
+  taskList: wrapInList(n.task_list),
+  quote: wrapIn(n.blockquote),
+  hint: (state, dispatch) => wrapIn(n.hint, { style: "info" })(state, dispatch) || insertBlock(newHint())(state, dispatch),
+  codeBlock: setBlockType(n.code_block),
+  divider: insertBlock(n.horizontal_rule.create()),
+  table: (state, dispatch) => !isInTable(state) && insertBlock(newTable())(state, dispatch),
+  addRow: addRowAfter,
+  addColumn: addColumnAfter,
+  deleteRow,
+  deleteColumn,
+  lift,
+  undo,
+  redo,
+};
+
+function editorKeymap(editor) {
+  const splitItem = chainCommands(splitListItem(n.list_item), splitListItem(n.task_item));
+  const sink = chainCommands(sinkListItem(n.list_item), sinkListItem(n.task_item));
+  const liftItem = chainCommands(liftListItem(n.list_item), liftListItem(n.task_item));
+  return keymap({
+    "Mod-z": undo,
+    "Shift-Mod-z": redo,
+    "Mod-y": redo,
+    Backspace: undoInputRule,
+    "Mod-b": commands.bold,
+    "Mod-i": commands.italic,
+    "Mod-Shift-x": commands.strikethrough,
+    "Mod-e": commands.code,
+    "Mod-k": () => {
+      editor.toolbar.openLink();
+      return true;
+    },
+    // Alt+F10 moves to the toolbar, as in other rich-text editors: Tab
+    // and Shift+Tab indent list items and move between table cells.
+    "Alt-F10": () => {
+      editor.toolbar.focus();
+      return true;
+    },
+    "Mod-Alt-0": commands.paragraph,
+    "Mod-Alt-1": commands.heading1,
+    "Mod-Alt-2": commands.heading2,
+    "Mod-Alt-3": commands.heading3,
+    "Mod-Shift-8": commands.bulletList,
+    "Mod-Shift-7": commands.orderedList,
+    "Mod-Shift-9": commands.taskList,
+    "Mod-Enter": exitCode,
+    Enter: splitItem,
+    Tab: chainCommands(goToNextCell(1), sink),
+    "Shift-Tab": chainCommands(goToNextCell(-1), liftItem),
+  });
+}
+
+// uploadPlugin hands pasted and dropped image files to the host's
+// uploadFile and inserts the images it answers with.
+function uploadPlugin(editor) {
+  const files = (list) => Array.from(list || []).filter((f) => /^image\//.test(f.type));
+  return new Plugin({
+    props: {
+      handlePaste(view, event) {
+        const fs = files(event.clipboardData && event.clipboardData.files);
+        if (!fs.length || !editor.options.uploadFile) return false;
+        event.preventDefault();
+        editor.insertFiles(fs, null);
+        return true;
+      },
+      handleDrop(view, event) {
+        const fs = files(event.dataTransfer && event.dataTransfer.files);
+        if (!fs.length || !editor.options.uploadFile) return false;
+        event.preventDefault();
+        const at = view.posAtCoords({ left: event.clientX, top: event.clientY });
+        editor.insertFiles(fs, at ? at.pos : null);
+        return true;
+      },
+    },
+  });
+}
+
+// Editor is what mount returns.
+class Editor {
+  constructor(element, options) {
+    this.options = options || {};
+    this.readOnly = !!this.options.readOnly;
+    this.reader = new Reader(schema);
+    const doc = this.reader.document(this.options.document || { object: "document", data: {}, nodes: [] });
+    this.root = document.createElement("div");
+    this.root.className = "folio-editor";
+    this.toolbar = buildToolbar(this);
+    this.root.appendChild(this.toolbar.dom);
+    const mountPoint = document.createElement("div");
+    mountPoint.className = "fe-body";
+    this.root.appendChild(mountPoint);
+    element.appendChild(this.root);
+    const state = EditorState.create({
+      doc,
+      plugins: [
+        inputRulesPlugin(),
+        editorKeymap(this),
+        keymap(baseKeymap),
+        dropCursor({ color: false, class: "fe-dropcursor" }),
+        gapCursor(),
+        history(),
+        tableEditing(),
+        uploadPlugin(this),
+      ],
+    });
+    this.view = new EditorView(mountPoint, {
+      state,
+      nodeViews: nodeViews(this),
+      editable: () => !this.readOnly,
+      attributes: {
+        class: "fe-content",
+        role: "textbox",
+        "aria-multiline": "true",
+        "aria-label": this.options.label || "Page content",
+      },
+      dispatchTransaction: (tr) => {
+        const st = this.view.state.apply(tr);
+        this.view.updateState(st);
+        this.toolbar.update(st);
+        if (tr.docChanged && this.options.onChange) this.options.onChange(this);
+      },
+    });
+    this.toolbar.update(this.view.state);
+    this.setReadOnly(this.readOnly);
+  }
+
+  // getDocument returns the document as GitBook JSON. {canonical: true}
+  // writes every paragraph from the editor's model, ignoring the loaded
+  // JSON of unchanged ones (for tests of the mapping).
+  getDocument(opts) {
+    const canonical = !!(opts && opts.canonical);
+    return new Writer(this.reader.cache, !canonical).document(this.view.state.doc);
+  }
+
+  setReadOnly(readOnly) {
+    this.readOnly = !!readOnly;
+    this.root.classList.toggle("fe-readonly", this.readOnly);
+    this.toolbar.dom.hidden = this.readOnly;
+    this.view.setProps({});
+  }
+
+  focus() {
+    this.view.focus();
+  }
+
+  run(command) {
+    if (this.readOnly) return false;
+    const ok = command(this.view.state, this.view.dispatch, this.view);
+    this.view.focus();
+    return ok;
+  }
+
+  // insertFiles uploads files through the host and inserts one images
+  // block holding them at pos (or the selection).
+  async insertFiles(files, pos) {
+    const refs = [];
+    for (const f of files) {
+      try {
+        const ref = await this.options.uploadFile(f);
+        if (ref && typeof ref === "object" && ref.kind) refs.push(ref);
+      } catch (e) {
+        if (this.options.onError) this.options.onError(e);
+      }
+    }
+    if (!refs.length || this.readOnly) return;
+    const images = n.images.create(
+      null,
+      refs.map((ref) => n.image.create({ data: { ref } })),
+    );
+    const state = this.view.state;
+    let tr = state.tr;
+    if (pos !== null && pos !== undefined) {
+      const $pos = state.doc.resolve(pos);
+      const at = $pos.depth > 0 ? $pos.after(1) : pos;
+      tr = tr.insert(at, images);
+    } else {
+      tr = tr.replaceSelectionWith(images);
+    }
+    this.view.dispatch(tr.scrollIntoView());
+  }
+
+  destroy() {
+    this.view.destroy();
+    this.root.remove();
+  }
+}
+
+// mount builds an editor inside element; see doc.go for the options.
+export function mount(element, options) {
+  if (!element) throw new Error("FolioEditor.mount: no element");
+  return new Editor(element, options);
+}
+
+export { hintStyles };

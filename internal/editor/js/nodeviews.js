@@ -1,0 +1,188 @@
+// Node views for the blocks that carry controls besides their text: the
+// task item's checkbox, the hint's style, the code block's language and
+// title, and the image itself. The controls live outside the editable
+// content (contenteditable=false) and change the node's attributes.
+import { hintStyles } from "./schema.js";
+
+function el(tag, attrs, children) {
+  const e = document.createElement(tag);
+  for (const k of Object.keys(attrs || {})) {
+    if (k === "text") e.textContent = attrs[k];
+    else e.setAttribute(k, attrs[k]);
+  }
+  for (const c of children || []) e.appendChild(c);
+  return e;
+}
+
+let uid = 0;
+
+// ControlledView is a node view with a control bar and a content element.
+class ControlledView {
+  constructor(editor, node, getPos) {
+    this.editor = editor;
+    this.node = node;
+    this.getPos = getPos;
+  }
+
+  setAttrs(attrs) {
+    const pos = this.getPos();
+    if (pos === undefined || this.editor.readOnly) return;
+    const view = this.editor.view;
+    view.dispatch(view.state.tr.setNodeMarkup(pos, null, Object.assign({}, this.node.attrs, attrs)));
+  }
+
+  stopEvent(event) {
+    return !!(this.controls && this.controls.contains(event.target));
+  }
+
+  ignoreMutation(mutation) {
+    return !!(this.controls && this.controls.contains(mutation.target)) || (mutation.type === "attributes" && mutation.target === this.dom);
+  }
+
+  setKey(node) {
+    if (node.attrs.key) this.dom.setAttribute("data-key", node.attrs.key);
+    else this.dom.removeAttribute("data-key");
+  }
+}
+
+class TaskItemView extends ControlledView {
+  constructor(editor, node, getPos) {
+    super(editor, node, getPos);
+    this.box = el("input", { type: "checkbox", "aria-label": "Done" });
+    this.controls = el("span", { class: "fe-task-check", contenteditable: "false" }, [this.box]);
+    this.contentDOM = el("div", { class: "fe-task-body" });
+    this.dom = el("li", { class: "fe-task" }, [this.controls, this.contentDOM]);
+    this.box.addEventListener("change", () => this.setAttrs({ checked: this.box.checked }));
+    this.update(node);
+  }
+
+  update(node) {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    this.box.checked = !!node.attrs.checked;
+    this.box.disabled = this.editor.readOnly;
+    this.dom.setAttribute("data-checked", String(!!node.attrs.checked));
+    this.setKey(node);
+    return true;
+  }
+}
+
+class HintView extends ControlledView {
+  constructor(editor, node, getPos) {
+    super(editor, node, getPos);
+    const id = "fe-hint-style-" + ++uid;
+    this.select = el(
+      "select",
+      { id },
+      hintStyles.map((s) => el("option", { value: s, text: s[0].toUpperCase() + s.slice(1) })),
+    );
+    this.controls = el("div", { class: "fe-controls", contenteditable: "false" }, [
+      el("label", { for: id, text: "Hint style" }),
+      this.select,
+    ]);
+    this.contentDOM = el("div", { class: "fe-hint-body" });
+    this.dom = el("div", {}, [this.controls, this.contentDOM]);
+    this.select.addEventListener("change", () => this.setAttrs({ style: this.select.value }));
+    this.update(node);
+  }
+
+  update(node) {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    this.select.value = node.attrs.style;
+    this.select.disabled = this.editor.readOnly;
+    this.dom.className = "fe-hint fe-hint-" + node.attrs.style;
+    this.setKey(node);
+    return true;
+  }
+}
+
+class CodeView extends ControlledView {
+  constructor(editor, node, getPos) {
+    super(editor, node, getPos);
+    const lang = "fe-code-lang-" + ++uid;
+    const title = "fe-code-title-" + uid;
+    this.lang = el("input", { id: lang, type: "text", spellcheck: "false", placeholder: "plain text" });
+    this.title = el("input", { id: title, type: "text", placeholder: "none" });
+    this.controls = el("div", { class: "fe-controls", contenteditable: "false" }, [
+      el("label", { for: lang, text: "Language" }),
+      this.lang,
+      el("label", { for: title, text: "Title" }),
+      this.title,
+    ]);
+    this.contentDOM = el("code");
+    this.dom = el("div", { class: "fe-codeblock" }, [this.controls, el("pre", { class: "fe-code" }, [this.contentDOM])]);
+    const field = (input, name) =>
+      input.addEventListener("change", () => {
+        const data = Object.assign({}, this.node.attrs.data || {});
+        if (input.value) data[name] = input.value;
+        else delete data[name];
+        this.setAttrs({ data });
+      });
+    field(this.lang, "syntax");
+    field(this.title, "title");
+    this.update(node);
+  }
+
+  update(node) {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    const d = node.attrs.data || {};
+    if (document.activeElement !== this.lang) this.lang.value = d.syntax || "";
+    if (document.activeElement !== this.title) this.title.value = d.title || "";
+    this.lang.disabled = this.title.disabled = this.editor.readOnly;
+    this.setKey(node);
+    return true;
+  }
+}
+
+class ImageView extends ControlledView {
+  constructor(editor, node, getPos) {
+    super(editor, node, getPos);
+    this.img = el("img", { draggable: "false" });
+    this.missing = el("span", { class: "fe-image-missing" });
+    this.controls = el("div", { class: "fe-image-frame", contenteditable: "false" }, [this.img, this.missing]);
+    this.contentDOM = el("figcaption", { "data-placeholder": "Caption" });
+    this.dom = el("figure", { class: "fe-image" }, [this.controls, this.contentDOM]);
+    // An image that does not load shows its reference instead.
+    this.img.addEventListener("error", () => this.showMissing());
+    this.update(node);
+  }
+
+  update(node) {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    const d = node.attrs.data || {};
+    const ref = d.ref || {};
+    let src = "";
+    if (ref.kind === "url") src = ref.url;
+    else if (ref.kind === "file" && this.editor.options.fileURL) src = this.editor.options.fileURL(ref.file) || "";
+    if (src && /^(https?:|\/|blob:|data:image\/)/.test(src)) {
+      if (this.img.getAttribute("src") !== src) this.img.src = src;
+      this.img.hidden = false;
+      this.missing.hidden = true;
+    } else {
+      this.showMissing();
+    }
+    this.img.alt = d.alt || "";
+    this.contentDOM.classList.toggle("fe-empty", node.content.size === 0);
+    this.setKey(node);
+    return true;
+  }
+}
+
+ImageView.prototype.showMissing = function () {
+  const ref = (this.node.attrs.data && this.node.attrs.data.ref) || {};
+  this.img.hidden = true;
+  this.missing.hidden = false;
+  this.missing.textContent = "Image not shown: " + (ref.kind === "file" ? "file " + ref.file : ref.url || "no source");
+};
+
+export function nodeViews(editor) {
+  return {
+    task_item: (node, view, getPos) => new TaskItemView(editor, node, getPos),
+    hint: (node, view, getPos) => new HintView(editor, node, getPos),
+    code_block: (node, view, getPos) => new CodeView(editor, node, getPos),
+    image: (node, view, getPos) => new ImageView(editor, node, getPos),
+  };
+}
