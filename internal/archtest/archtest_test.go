@@ -42,8 +42,8 @@ var forbidden = map[string][]string{
 	// integrations
 	"internal/webhook": {"internal/store", "internal/app", "internal/httpapi", "internal/jobs"},
 	"internal/scripts": {"internal/app", "internal/store", "internal/httpapi", "internal/content", "internal/wire", "internal/jobs"}, // QuickJS, esbuild, lru and the standard library
-	"internal/lru":     {"internal/"},
-	"internal/editor":  {"internal/"}, // the page editor's assets; the standard library only                                                                                                // golang.org/x/sync and the standard library
+	"internal/lru":     {"internal/"},                                                                                                // golang.org/x/sync and the standard library
+	"internal/editor":  {"internal/"},                                                                                                // the page editor's assets; the standard library only
 }
 
 func TestImportRules(t *testing.T) {
