@@ -228,6 +228,9 @@ func (a *App) DeleteInviteLink(ctx context.Context, caller folio.Caller, orgID, 
 // member already holding a higher role keeps it; a lower one is raised.
 // Unknown invites are NotFound; disabled invite links Invalid.
 func (a *App) JoinWithInviteLink(ctx context.Context, caller folio.Caller, orgID, id folio.ID) error {
+	if err := requireUser(caller); err != nil {
+		return err
+	}
 	if caller.Org != "" {
 		return errScoped
 	}

@@ -242,6 +242,9 @@ func (a *App) ListMemberTeams(ctx context.Context, caller folio.Caller, orgID, u
 // Ping records that the caller was seen now and returns their visitor
 // claims token, or "" when they have no claims to attach.
 func (a *App) Ping(ctx context.Context, caller folio.Caller, orgID folio.ID) (string, error) {
+	if err := requireUser(caller); err != nil {
+		return "", err
+	}
 	var claims *visitorClaims
 	err := a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
 		if _, err := store.TouchMember(ctx, tx, orgID, caller.UserID); err != nil {
@@ -265,6 +268,9 @@ func (a *App) Ping(ctx context.Context, caller folio.Caller, orgID folio.ID) (st
 // include the domain of their verified email, with its defaultRole.
 // Joining twice is harmless.
 func (a *App) JoinOrganization(ctx context.Context, caller folio.Caller, orgID folio.ID) error {
+	if err := requireUser(caller); err != nil {
+		return err
+	}
 	if caller.Org != "" {
 		return errScoped
 	}

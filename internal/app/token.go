@@ -45,6 +45,9 @@ func (a *App) Authenticate(ctx context.Context, secret string) (folio.Caller, er
 // secret, which is shown only this once. A caller confined to one
 // organization gets a token confined the same way, expiring no later.
 func (a *App) CreateToken(ctx context.Context, caller folio.Caller, label string) (*folio.Token, string, error) {
+	if err := requireUser(caller); err != nil {
+		return nil, "", err
+	}
 	label = strings.TrimSpace(label)
 	if utf8.RuneCountInString(label) > 100 {
 		return nil, "", folio.FieldErrorf("label", "label must be at most 100 characters")
@@ -96,6 +99,9 @@ func createToken(ctx context.Context, tx *store.Tx, tok *folio.Token) (string, e
 
 // ListTokens lists the caller's API tokens (never their secrets).
 func (a *App) ListTokens(ctx context.Context, caller folio.Caller, opts folio.ListOptions) (l folio.List[folio.Token], err error) {
+	if err := requireUser(caller); err != nil {
+		return folio.List[folio.Token]{}, err
+	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		l, err = store.ListTokens(ctx, tx, caller.UserID, opts)
 		return err
@@ -107,6 +113,9 @@ func (a *App) ListTokens(ctx context.Context, caller folio.Caller, opts folio.Li
 // on this server and within the token cache TTL on other servers sharing
 // the database. Revoking an absent token is not an error.
 func (a *App) RevokeToken(ctx context.Context, caller folio.Caller, tokenID folio.ID) error {
+	if err := requireUser(caller); err != nil {
+		return err
+	}
 	err := a.db.Write(ctx, func(tx *store.Tx) error {
 		tok, err := store.TokenByID(ctx, tx, caller.UserID, tokenID)
 		if folio.IsNotFound(err) {

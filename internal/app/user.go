@@ -9,6 +9,9 @@ import (
 
 // GetAuthenticatedUser returns the caller's user.
 func (a *App) GetAuthenticatedUser(ctx context.Context, caller folio.Caller) (u *folio.User, err error) {
+	if err := requireUser(caller); err != nil {
+		return nil, err
+	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		u, err = store.GetUser(ctx, tx, caller.UserID)
 		return err

@@ -16,6 +16,7 @@ var siteRoutes = map[string]bool{
 	"GET /v1/orgs/{organizationId}/sites/{siteId}/published":             true,
 	"GET /v1/orgs/{organizationId}/sites/{siteId}/redirect":              true,
 	"POST /v1/orgs/{organizationId}/sites/{siteId}/search":               true,
+	"GET /v1/orgs/{organizationId}/sites/{siteId}/integration-scripts":   true, // the renderer embeds them
 	"GET /v1/spaces/{spaceId}":                                           true,
 	"GET /v1/spaces/{spaceId}/content":                                   true,
 	"GET /v1/spaces/{spaceId}/content/pages":                             true,
