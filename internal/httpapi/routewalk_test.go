@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -45,6 +46,10 @@ func newWalk(t *testing.T, s *apitest.Server) *walk {
 	cr := newCR(t, s, admin, space, "Walk")
 	comment := postComment(t, s, admin, space, md("Walk"))
 	s.Do(t, admin, "POST", "/v1/spaces/"+space+"/comments/"+comment.ID+"/replies", md("On")).WantStatus(t, 200).JSON(t, &reply)
+	var crComment, crReply struct{ ID string }
+	crComments := "/v1/spaces/" + space + "/change-requests/" + cr.ID + "/comments"
+	s.Do(t, admin, "POST", crComments, md("Walk")).WantStatus(t, 200).JSON(t, &crComment)
+	s.Do(t, admin, "POST", crComments+"/"+crComment.ID+"/replies", md("On")).WantStatus(t, 200).JSON(t, &crReply)
 	s.Do(t, admin, "POST", "/v1/orgs/"+org+"/webhooks", map[string]any{"url": "https://hooks.example/in", "events": []string{"*"}}).
 		WantStatus(t, 201).JSON(t, &hook)
 	s.Do(t, admin, "POST", "/v1/orgs/"+org+"/openapi", map[string]any{"slug": "pets", "source": map[string]any{
@@ -79,6 +84,8 @@ func newWalk(t *testing.T, s *apitest.Server) *walk {
 		"commentId": comment.ID, "commentReplyId": reply.ID, "integrationName": "walker", "installationId": instID,
 		"siteId": st.ID, "siteSpaceId": siteSpaces.Items[0].ID, "webhookId": hook.ID,
 		"specSlug": "pets", "userId": whoami(t, s, admin), "file": "icon.png",
+		// The comments of the change request (see path).
+		"cr/commentId": crComment.ID, "cr/commentReplyId": crReply.ID,
 	}
 	return w
 }
@@ -87,6 +94,7 @@ func newWalk(t *testing.T, s *apitest.Server) *walk {
 // nothing for get a well-formed id that names nothing.
 func (w *walk) path(pattern string) (method, path string) {
 	method, path, _ = strings.Cut(pattern, " ")
+	inCR := strings.Contains(pattern, "/change-requests/{changeRequestId}/comments")
 	for {
 		i := strings.IndexByte(path, '{')
 		if i < 0 {
@@ -95,6 +103,9 @@ func (w *walk) path(pattern string) (method, path string) {
 		j := strings.IndexByte(path[i:], '}') + i
 		name := strings.TrimSuffix(path[i+1:j], "...")
 		v, ok := w.params[name]
+		if cv, crOK := w.params["cr/"+name]; inCR && crOK {
+			v = cv
+		}
 		if !ok {
 			v = "nothing0000000000000"
 		}
@@ -248,6 +259,85 @@ func TestEveryRouteAnswersEachTokenKind(t *testing.T) {
 					t.Errorf("%s without a user: %d %s", rt, res.Status, res.Body)
 				}
 			}
+		}
+	})
+}
+
+// TestHostileListQueriesAnswer400 walks the route table for the lists (the
+// routes that read a page identifier) and sends each, on a fixture where
+// the list's query runs, page identifiers that decode to what no list
+// makes, and filters far beyond their bound: every one answers 400, never
+// 500 (PostgreSQL refuses NUL in text; SQLite refuses LIKE patterns over
+// 50,000 bytes), and naming the parameter.
+func TestHostileListQueriesAnswer400(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		w := newWalk(t, s)
+		b64 := func(json string) string { return base64.RawURLEncoding.EncodeToString([]byte(json)) }
+		cursors := map[string]string{
+			"NUL (from the issue)":    "WyJcdTAwMDAiXQ",
+			"integer and NUL":         b64(`[1,"\u0000"]`),
+			"NUL and NUL":             b64(`["\u0000","\u0000"]`),
+			"integer, NUL and NUL":    b64(`[1,"\u0000","a\u0000"]`),
+			"invalid UTF-8":           b64("[1,\"\xff\xfe\"]"),
+			"a string of 2000 bytes":  b64(`[1,"` + strings.Repeat("é", 1000) + `"]`),
+			"too many keys":           b64(`[1,"a","b","c","d"]`),
+			"a float":                 b64(`[1.5,"a"]`),
+			"an identifier of 5000":   strings.Repeat("A", 5000),
+			"a nested list":           b64(`[[1],"a"]`),
+			"an integer beyond int64": b64(`[1e30,"a"]`),
+		}
+		long := strings.Repeat("x", 100_000)
+		var lists []string
+		for _, r := range routes(t, s) {
+			m, path := w.path(r.Pattern)
+			if m != "GET" || !r.Token {
+				continue
+			}
+			// A list reads page: a malformed one is its 400.
+			if code, msg := errorOf(s.DoUnchecked(t, w.admin, m, path+"?page=!", nil)); code != 400 || msg != "page is not a valid page identifier" {
+				continue
+			}
+			lists = append(lists, r.Pattern)
+			if strings.HasSuffix(path, "/search") {
+				path += "?query=walk&"
+			} else {
+				path += "?"
+			}
+			if res := s.DoUnchecked(t, w.admin, m, path, nil); res.Status != 200 {
+				t.Errorf("%s: the walk's fixture does not reach the list: %d %s", r.Pattern, res.Status, res.Body)
+				continue
+			}
+			for name, c := range cursors {
+				if code, msg := errorOf(s.DoUnchecked(t, w.admin, m, path+"page="+c, nil)); code != 400 ||
+					!strings.Contains(msg, "page") {
+					t.Errorf("%s with a cursor of %s: %d %q, want 400 naming page", r.Pattern, name, code, msg)
+				}
+			}
+			for _, param := range []string{"title", "search", "externalId", "query", "owner", "target"} {
+				want := `query parameter "` + param + `" must be at most 1024 characters`
+				if code, msg := errorOf(s.DoUnchecked(t, w.admin, m, path+param+"="+long, nil)); code != 400 || msg != want {
+					t.Errorf("%s with a %s of 100,000 characters: %d %q, want 400 %q", r.Pattern, param, code, msg, want)
+				}
+			}
+		}
+		// The issue counted 44 lists that PostgreSQL failed on; the walk
+		// must find at least those.
+		t.Logf("%d lists", len(lists))
+		if len(lists) < 44 {
+			t.Fatalf("the walk found %d lists:\n%s", len(lists), strings.Join(lists, "\n"))
+		}
+		// Bounds on both sides: at the bound is let through.
+		ok := s.DoUnchecked(t, w.admin, "GET", "/v1/orgs/"+w.org+"/teams?title="+strings.Repeat("x", 1024), nil)
+		if ok.Status != 200 {
+			t.Fatalf("a title of 1024 characters: %d %s", ok.Status, ok.Body)
+		}
+		many := strings.Repeat("a=1&", 100)
+		if code, msg := errorOf(s.DoUnchecked(t, w.admin, "GET", "/v1/orgs/"+w.org+"/teams?"+many+"b=1", nil)); code != 400 ||
+			msg != "a query string may hold at most 100 parameters" {
+			t.Fatalf("101 parameters: %d %q", code, msg)
+		}
+		if res := s.DoUnchecked(t, w.admin, "GET", "/v1/orgs/"+w.org+"/teams?"+strings.TrimSuffix(many, "&"), nil); res.Status != 200 {
+			t.Fatalf("100 parameters: %d %s", res.Status, res.Body)
 		}
 	})
 }
