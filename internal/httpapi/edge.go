@@ -107,7 +107,7 @@ func checkPath(r *http.Request, params []pathParam) error {
 // needs more than a kilobyte; page identifiers get folio.MaxCursorLength.
 const (
 	maxQueryValue  = 1024 // characters of a query parameter's value, unless queryBounds says otherwise
-	maxQueryValues = 100  // values in one query string, repeats included
+	maxQueryValues = 200  // values in one query string, repeats included (authors= takes 100)
 )
 
 // queryBounds are the parameters whose bound differs from maxQueryValue.
