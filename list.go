@@ -5,12 +5,23 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // List page sizes: DefaultLimit when the client sends none, MaxLimit at most.
 const (
 	DefaultLimit = 50
 	MaxLimit     = 1000
+)
+
+// Bounds of a page identifier (docs/decisions.md, "Hostile list queries").
+// Every cursor Folio makes fits well inside them: at most three keys, of
+// ids, timestamps, integration names and redirect sources (512 bytes).
+const (
+	MaxCursorLength = 4096 // characters of the encoded page identifier
+	MaxCursorKeys   = 4    // values in one cursor
+	MaxCursorString = 1024 // bytes of one string value
 )
 
 // Cursor is a decoded list position: the keyset values of the last item of
@@ -78,22 +89,33 @@ func EncodeCursor(keys ...any) string {
 }
 
 // DecodeCursor parses a page identifier made by EncodeCursor. Integers come
-// back as int64 and strings as string; anything else is rejected.
+// back as int64 and strings as string; anything else is rejected with an
+// Invalid error on page, as are identifiers beyond the bounds above and
+// strings that are not valid UTF-8 or hold NUL, which no list key holds
+// and which PostgreSQL refuses as query arguments.
 func DecodeCursor(s string) (Cursor, error) {
+	if len(s) > MaxCursorLength {
+		return nil, errBadCursor
+	}
 	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
+	if err != nil || !utf8.Valid(b) {
 		return nil, errBadCursor
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var raw []any
-	if err := dec.Decode(&raw); err != nil || len(raw) == 0 || dec.More() {
+	if err := dec.Decode(&raw); err != nil || len(raw) == 0 || len(raw) > MaxCursorKeys || dec.More() {
 		return nil, errBadCursor
 	}
 	c := make(Cursor, len(raw))
 	for i, v := range raw {
 		switch v := v.(type) {
 		case string:
+			// The text was valid UTF-8, and encoding/json turns lone
+			// surrogates into U+FFFD, but it keeps \u0000.
+			if len(v) > MaxCursorString || !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
+				return nil, errBadCursor
+			}
 			c[i] = v
 		case json.Number:
 			n, err := v.Int64()

@@ -32,6 +32,21 @@ func access(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.
 	return a, nil
 }
 
+// errNoUser refuses a token without a user (a site API token, an
+// installation token) an operation that acts as a user.
+var errNoUser = folio.Errorf(folio.Forbidden, "this operation needs a user's API token")
+
+// requireUser returns Forbidden unless the caller is a user: the user-only
+// operations (the caller's own account, tokens and organizations) call it
+// first, so that they never run for a token that has no user, whatever
+// route reaches them.
+func requireUser(caller folio.Caller) error {
+	if caller.UserID == "" || caller.Site != nil || caller.Installation != nil {
+		return errNoUser
+	}
+	return nil
+}
+
 // require returns Forbidden with msg unless ok.
 func require(ok bool, msg string) error {
 	if !ok {

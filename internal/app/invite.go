@@ -226,8 +226,12 @@ func (a *App) DeleteInviteLink(ctx context.Context, caller folio.Caller, orgID, 
 
 // JoinWithInviteLink makes the caller a member with the invite's role. A
 // member already holding a higher role keeps it; a lower one is raised.
-// Unknown invites are NotFound; disabled invite links Invalid.
+// Unknown invites are NotFound; disabled invite links Invalid; a token
+// without a user Forbidden.
 func (a *App) JoinWithInviteLink(ctx context.Context, caller folio.Caller, orgID, id folio.ID) error {
+	if err := requireUser(caller); err != nil {
+		return err
+	}
 	if caller.Org != "" {
 		return errScoped
 	}

@@ -240,8 +240,12 @@ func (a *App) ListMemberTeams(ctx context.Context, caller folio.Caller, orgID, u
 }
 
 // Ping records that the caller was seen now and returns their visitor
-// claims token, or "" when they have no claims to attach.
+// claims token, or "" when they have no claims to attach; Forbidden to a
+// token without a user.
 func (a *App) Ping(ctx context.Context, caller folio.Caller, orgID folio.ID) (string, error) {
+	if err := requireUser(caller); err != nil {
+		return "", err
+	}
 	var claims *visitorClaims
 	err := a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
 		if _, err := store.TouchMember(ctx, tx, orgID, caller.UserID); err != nil {
@@ -263,8 +267,11 @@ func (a *App) Ping(ctx context.Context, caller folio.Caller, orgID folio.ID) (st
 
 // JoinOrganization adds the caller to an organization whose emailDomains
 // include the domain of their verified email, with its defaultRole.
-// Joining twice is harmless.
+// Joining twice is harmless. A token without a user gets Forbidden.
 func (a *App) JoinOrganization(ctx context.Context, caller folio.Caller, orgID folio.ID) error {
+	if err := requireUser(caller); err != nil {
+		return err
+	}
 	if caller.Org != "" {
 		return errScoped
 	}

@@ -7,8 +7,12 @@ import (
 	"github.com/foliodocs/folio/internal/store"
 )
 
-// ListOrganizations lists the caller's organizations.
+// ListOrganizations lists the caller's organizations; Forbidden to a token
+// without a user.
 func (a *App) ListOrganizations(ctx context.Context, caller folio.Caller, opts folio.ListOptions) (l folio.List[folio.OrganizationView], err error) {
+	if err := requireUser(caller); err != nil {
+		return folio.List[folio.OrganizationView]{}, err
+	}
 	if caller.Org != "" {
 		// A token confined to one organization lists only that one.
 		v, err := a.GetOrganization(ctx, caller, caller.Org)
@@ -41,8 +45,12 @@ func (a *App) GetOrganization(ctx context.Context, caller folio.Caller, id folio
 }
 
 // CreateOrganization creates an organization with the caller as its admin.
-// It returns Invalid, or Conflict when the hostname is taken.
+// It returns Invalid, Conflict when the hostname is taken, or Forbidden to
+// a token without a user.
 func (a *App) CreateOrganization(ctx context.Context, caller folio.Caller, in folio.NewOrganization) (v *folio.OrganizationView, err error) {
+	if err := requireUser(caller); err != nil {
+		return nil, err
+	}
 	if caller.Org != "" {
 		return nil, errScoped
 	}

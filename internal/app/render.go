@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -38,6 +39,15 @@ func (a *App) RenderIntegrationUI(ctx context.Context, caller folio.Caller, name
 	}
 	if len(in.Props)+len(in.State)+len(in.Context)+len(in.Action) > 256<<10 {
 		return nil, folio.Errorf(folio.Invalid, "props, state, context and action must be at most 256 KB together")
+	}
+	// The reference requires props and makes both objects (neither
+	// nullable); state may be left out. A script handed "a" or [] would
+	// read its fields as undefined.
+	if !jsonObject(in.Props) {
+		return nil, folio.FieldErrorf("props", "props is required and must be an object")
+	}
+	if len(in.State) > 0 && !jsonObject(in.State) {
+		return nil, folio.FieldErrorf("state", "state must be an object")
 	}
 	var c struct {
 		Type           string   `json:"type"`
@@ -129,6 +139,13 @@ func (a *App) RenderIntegrationUI(ctx context.Context, caller folio.Caller, name
 		return nil, folio.Errorf(folio.Unavailable, "the integration's script answered HTTP %d without a ContentKit output", res.Response.Status)
 	}
 	return &RenderOutput{Body: res.Response.Body, CacheControl: res.Response.Header.Get("Cache-Control"), CSP: cspHeader(i.CSP)}, nil
+}
+
+// jsonObject reports whether r is a JSON object (the body was decoded, so
+// it is valid JSON, which begins with '{' only when it is an object).
+func jsonObject(r json.RawMessage) bool {
+	r = bytes.TrimLeft(r, " \t\r\n")
+	return len(r) > 0 && r[0] == '{'
 }
 
 func rawOr(r json.RawMessage, def string) json.RawMessage {

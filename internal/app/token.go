@@ -44,7 +44,11 @@ func (a *App) Authenticate(ctx context.Context, secret string) (folio.Caller, er
 // CreateToken creates an API token for the caller and returns it with its
 // secret, which is shown only this once. A caller confined to one
 // organization gets a token confined the same way, expiring no later.
+// A token without a user (site, installation) gets Forbidden.
 func (a *App) CreateToken(ctx context.Context, caller folio.Caller, label string) (*folio.Token, string, error) {
+	if err := requireUser(caller); err != nil {
+		return nil, "", err
+	}
 	label = strings.TrimSpace(label)
 	if utf8.RuneCountInString(label) > 100 {
 		return nil, "", folio.FieldErrorf("label", "label must be at most 100 characters")
@@ -94,8 +98,12 @@ func createToken(ctx context.Context, tx *store.Tx, tok *folio.Token) (string, e
 	return secret, store.CreateToken(ctx, tx, tok, hash)
 }
 
-// ListTokens lists the caller's API tokens (never their secrets).
+// ListTokens lists the caller's API tokens (never their secrets);
+// Forbidden to a token without a user.
 func (a *App) ListTokens(ctx context.Context, caller folio.Caller, opts folio.ListOptions) (l folio.List[folio.Token], err error) {
+	if err := requireUser(caller); err != nil {
+		return folio.List[folio.Token]{}, err
+	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		l, err = store.ListTokens(ctx, tx, caller.UserID, opts)
 		return err
@@ -105,8 +113,12 @@ func (a *App) ListTokens(ctx context.Context, caller folio.Caller, opts folio.Li
 
 // RevokeToken deletes one of the caller's tokens. It takes effect at once
 // on this server and within the token cache TTL on other servers sharing
-// the database. Revoking an absent token is not an error.
+// the database. Revoking an absent token is not an error; a token without
+// a user gets Forbidden.
 func (a *App) RevokeToken(ctx context.Context, caller folio.Caller, tokenID folio.ID) error {
+	if err := requireUser(caller); err != nil {
+		return err
+	}
 	err := a.db.Write(ctx, func(tx *store.Tx) error {
 		tok, err := store.TokenByID(ctx, tx, caller.UserID, tokenID)
 		if folio.IsNotFound(err) {

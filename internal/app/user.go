@@ -7,8 +7,12 @@ import (
 	"github.com/foliodocs/folio/internal/store"
 )
 
-// GetAuthenticatedUser returns the caller's user.
+// GetAuthenticatedUser returns the caller's user; Forbidden to a token
+// without a user (requireUser).
 func (a *App) GetAuthenticatedUser(ctx context.Context, caller folio.Caller) (u *folio.User, err error) {
+	if err := requireUser(caller); err != nil {
+		return nil, err
+	}
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		u, err = store.GetUser(ctx, tx, caller.UserID)
 		return err

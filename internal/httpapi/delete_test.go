@@ -225,8 +225,8 @@ func TestEveryDeleteAnswers204(t *testing.T) {
 	t.Parallel()
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		var routes []string
-		for _, p := range s.Handler.(*httpapi.Server).Routes() {
-			if strings.HasPrefix(p, "DELETE ") && !slices.Contains(routes, p) {
+		for _, r := range s.Handler.(*httpapi.Server).Routes() {
+			if p := r.Pattern; strings.HasPrefix(p, "DELETE ") && !slices.Contains(routes, p) {
 				routes = append(routes, p)
 			}
 		}

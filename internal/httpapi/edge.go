@@ -101,17 +101,53 @@ func checkPath(r *http.Request, params []pathParam) error {
 	return nil
 }
 
+// Bounds of a query string (docs/decisions.md, "Hostile list queries").
+// A filter such as title= or search= becomes a LIKE pattern, which SQLite
+// refuses past 50,000 bytes (with a 500), and no value of any parameter
+// needs more than a kilobyte; page identifiers get folio.MaxCursorLength.
+const (
+	maxQueryValue  = 1024 // characters of a query parameter's value, unless queryBounds says otherwise
+	maxQueryValues = 200  // values in one query string, repeats included (authors= takes 100)
+)
+
+// queryBounds are the parameters whose bound differs from maxQueryValue.
+var queryBounds = map[string]int{
+	"page": folio.MaxCursorLength,
+}
+
 // checkQuery answers 400, naming the parameter, for a query string whose
-// names or values are not clean text once unescaped.
+// names or values are not clean text once unescaped, or beyond the bounds
+// above.
 func checkQuery(r *http.Request) error {
 	raw := r.URL.RawQuery
 	if raw == "" {
 		return nil
 	}
-	if strings.IndexByte(raw, '%') < 0 && cleanText(raw) {
-		return nil // nothing escaped and nothing unclean
+	if len(raw) <= maxQueryValue && strings.Count(raw, "&")+strings.Count(raw, ";") < maxQueryValues &&
+		strings.IndexByte(raw, '%') < 0 && cleanText(raw) {
+		return nil // nothing escaped, nothing unclean, nothing long, not many
 	}
-	return checkValues(r.URL.Query(), "query parameter")
+	vs := r.URL.Query()
+	if err := checkValues(vs, "query parameter"); err != nil {
+		return err
+	}
+	n := 0
+	for k, list := range vs {
+		n += len(list)
+		bound := maxQueryValue
+		if b, ok := queryBounds[k]; ok {
+			bound = b
+		}
+		for _, v := range list {
+			if len(v) > bound && utf8.RuneCountInString(v) > bound {
+				return folio.FieldErrorf(k, "query parameter %q must be at most %d characters", k, bound)
+			}
+		}
+	}
+	if n > maxQueryValues {
+		return folio.Errorf(folio.Invalid, "a query string may hold at most %d parameters", maxQueryValues)
+	}
+	return nil
 }
 
 // checkValues checks form or query values.

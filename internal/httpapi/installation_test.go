@@ -11,6 +11,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/google/go-cmp/cmp"
 )
 
 type installationBody struct {
@@ -220,7 +221,7 @@ func TestIntegrationInstallations(t *testing.T) {
 		s.Do(t, tok.Token, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200)
 		s.Do(t, tok.Token, "GET", "/v1/spaces/"+hidden, nil).WantStatus(t, 404)
 		s.Do(t, tok.Token, "GET", "/v1/spaces/"+foreign, nil).WantStatus(t, 404)
-		s.Do(t, tok.Token, "GET", "/v1/orgs/"+org+"/members", nil).WantStatus(t, 404)
+		s.Do(t, tok.Token, "GET", "/v1/orgs/"+org+"/members", nil).WantError(t, 403, "an installation token cannot call this operation")
 		s.Do(t, tok.Token, "PATCH", "/v1/spaces/"+space, map[string]any{"title": "Mine"}).WantStatus(t, 403)
 		s.Do(t, tok.Token, "GET", path+"/"+inst.ID, nil).WantStatus(t, 200)
 		s.Do(t, tok.Token, "GET", path+"/"+otherInst.ID, nil).WantStatus(t, 404)
@@ -369,7 +370,8 @@ func TestSiteIntegrationScripts(t *testing.T) {
 		s.Do(t, admin, "POST", "/v1/integrations/injector/installations", map[string]any{"organization": org}).WantStatus(t, 201).JSON(t, &inst)
 		var quiet installationBody
 		s.Do(t, admin, "POST", "/v1/integrations/quiet/installations", map[string]any{"organization": org}).WantStatus(t, 201).JSON(t, &quiet)
-		site := newSite(t, s, admin, org, map[string]any{"title": "Site"})
+		guide := newSpace(t, s, admin, org, "Guide")
+		site := newSite(t, s, admin, org, map[string]any{"title": "Site", "spaces": []string{guide}})
 		list := "/v1/orgs/" + org + "/sites/" + site.ID + "/integration-scripts"
 		var scripts []struct {
 			Script, ContentSecurityPolicy string
@@ -391,6 +393,22 @@ func TestSiteIntegrationScripts(t *testing.T) {
 		if want := []map[string]any{{"script": scripts[0].Script, "contentSecurityPolicy": "script-src 'self' https://cdn.example", "cookies": true}}; !reflect.DeepEqual(profile.Scripts, want) {
 			t.Fatalf("published profile scripts %v, want %v", profile.Scripts, want)
 		}
+
+		// The site's API token, which GitBook's renderer holds, lists them
+		// too; another site's token sees nothing of this site.
+		siteToken := lookupURL(t, s, "https://folio.test/sites/"+site.ID, 200).APIToken
+		var viaToken []struct {
+			Script, ContentSecurityPolicy string
+			Cookies                       bool
+		}
+		s.Do(t, siteToken, "GET", list, nil).WantStatus(t, 200).JSON(t, &viaToken)
+		if d := cmp.Diff(scripts, viaToken); d != "" {
+			t.Fatalf("scripts listed with the site token (-member +site token):\n%s", d)
+		}
+		other := newSite(t, s, admin, org, map[string]any{"title": "Other", "spaces": []string{guide}})
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/sites/"+other.ID+"/publish", nil).WantStatus(t, 200)
+		otherToken := lookupURL(t, s, "https://folio.test/sites/"+other.ID, 200).APIToken
+		s.Do(t, otherToken, "GET", list, nil).WantStatus(t, 404)
 		r := s.Do(t, "", "GET", path, nil).WantStatus(t, 200)
 		if string(r.Body) != "console.log('injected on "+site.ID+"')" || r.Header.Get("Content-Type") != "application/javascript" ||
 			r.Header.Get("Content-Security-Policy") != "script-src 'self' https://cdn.example" {
@@ -442,12 +460,44 @@ func TestRenderIntegrationUI(t *testing.T) {
 		s.Do(t, admin, "POST", "/v1/integrations/cards/render", body("nope", nil)).WantError(t, 404, "the integration has no component nope")
 		s.Do(t, admin, "POST", "/v1/integrations/cards/render", map[string]any{"componentId": "card", "props": map[string]any{},
 			"context": map[string]any{"theme": "light"}}).WantStatus(t, 400)
+		// props and state are objects (the reference's PlainObject and
+		// object); anything else is refused before the script runs.
+		for _, c := range []struct {
+			name, field string
+			value       any
+			msg         string
+		}{
+			{"props/string", "props", "a", "props is required and must be an object"},
+			{"props/list", "props", []any{}, "props is required and must be an object"},
+			{"props/null", "props", nil, "props is required and must be an object"},
+			{"props/absent", "props", absent{}, "props is required and must be an object"},
+			{"state/string", "state", "a", "state must be an object"},
+			{"state/list", "state", []any{}, "state must be an object"},
+			{"state/number", "state", 1, "state must be an object"},
+			{"state/null", "state", nil, "state must be an object"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				b := body("card", nil)
+				if _, ok := c.value.(absent); ok {
+					delete(b, c.field)
+				} else {
+					b[c.field] = c.value
+				}
+				s.DoUnchecked(t, admin, "POST", "/v1/integrations/cards/render", b).WantError(t, 400, c.msg)
+			})
+		}
+		b := body("card", nil)
+		delete(b, "state") // state is optional
+		s.Do(t, admin, "POST", "/v1/integrations/cards/render", b).WantStatus(t, 200)
 		// Another organization has not installed it, and cannot see the space.
 		s.Do(t, otherAdmin, "POST", "/v1/integrations/cards/render", body("card", nil)).WantStatus(t, 404)
 		s.Do(t, otherAdmin, "POST", "/v1/integrations/cards/render", map[string]any{"componentId": "card", "props": map[string]any{},
 			"context": map[string]any{"type": "configuration_account", "organizationId": other, "theme": "light"}}).WantStatus(t, 404)
 	})
 }
+
+// absent marks a field a test leaves out of a body.
+type absent struct{}
 
 // TestInstallationTokenWrites checks that space:content:write lets an
 // installation token edit the content of the spaces it is installed on,
@@ -473,7 +523,8 @@ func TestInstallationTokenWrites(t *testing.T) {
 		}
 		reader, writer := token("reader"), token("writer")
 		body := map[string]any{"source": "markdown", "url": dataURL("text/markdown", []byte("# From an integration\n"))}
-		s.Do(t, reader, "POST", "/v1/spaces/"+space+"/content/import", body).WantStatus(t, 403)
+		s.Do(t, reader, "POST", "/v1/spaces/"+space+"/content/import", body).
+			WantError(t, 403, "this operation needs one of the integration scopes space:content:write")
 		if got := currentRevision(t, s, admin, space); got != before {
 			t.Fatalf("a refused import moved the space from %s to %s", before, got)
 		}
@@ -485,7 +536,7 @@ func TestInstallationTokenWrites(t *testing.T) {
 		s.Do(t, admin, "GET", "/v1/spaces/"+space+"/content", nil).WantStatus(t, 200)
 		// Settings stay an admin's.
 		s.Do(t, writer, "PATCH", "/v1/spaces/"+space, map[string]any{"title": "Mine"}).WantStatus(t, 403)
-		s.Do(t, writer, "DELETE", "/v1/spaces/"+space, nil).WantError(t, 403, "only admins of the space can delete it")
+		s.Do(t, writer, "DELETE", "/v1/spaces/"+space, nil).WantError(t, 403, "an installation token cannot call this operation")
 		s.Do(t, admin, "GET", "/v1/spaces/"+space, nil).WantStatus(t, 200)
 	})
 }

@@ -69,9 +69,7 @@ type Server struct {
 	limits    *limiters
 	jobs      *jobMetrics
 	jobsAlive func() time.Time
-	// patterns are the route patterns registered through handle, in order
-	// (Routes).
-	patterns []string
+	table     []Route // every route handle registered, in order
 }
 
 // New builds the handler with every route registered.
@@ -170,13 +168,26 @@ const (
 
 // handle registers one route.
 func (s *Server) handle(pattern string, kind routeKind, h handlerFunc) {
-	s.patterns = append(s.patterns, pattern)
+	s.table = append(s.table, Route{Pattern: pattern, Token: kind == authed, Site: siteRoutes[pattern],
+		Installation: installationScopes(pattern)})
 	s.mux.Handle(pattern, s.wrap(pattern, kind, h))
 }
 
-// Routes lists the pattern ("METHOD /path") of every API route, in the
-// order routes.go registers them, so tests can walk the route table.
-func (s *Server) Routes() []string { return slices.Clone(s.patterns) }
+// Route is one route of the API, as registered in routes.go.
+type Route struct {
+	Pattern string // method and path pattern, "GET /v1/spaces/{spaceId}"
+	Token   bool   // it requires an API token (others take none, or one optionally)
+	// Site says a site API token may call it (siteRoutes).
+	Site bool
+	// Installation lists the scopes that let an installation token call it
+	// (installationRoutes): nil when none do, empty when the installation
+	// calls it on itself whatever its scopes.
+	Installation []string
+}
+
+// Routes lists the API's routes in the order routes.go registers them, for
+// tests that walk the whole API and for the documentation.
+func (s *Server) Routes() []Route { return slices.Clone(s.table) }
 
 type ctxKey struct{}
 
@@ -266,6 +277,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, rou
 			return err
 		}
 		if err := siteRouteAllowed(c, r); err != nil {
+			return err
+		}
+		if err := installationRouteAllowed(c, r); err != nil {
 			return err
 		}
 	}

@@ -19,6 +19,7 @@ var siteRoutes = map[string]bool{
 	"POST /v1/orgs/{organizationId}/sites/{siteId}/search":               true,
 	"POST /v1/orgs/{organizationId}/sites/{siteId}/ask":                  true,
 	"GET /v1/orgs/{organizationId}/sites/{siteId}/ask/questions":         true,
+	"GET /v1/orgs/{organizationId}/sites/{siteId}/integration-scripts":   true, // the renderer embeds them
 	"GET /v1/spaces/{spaceId}":                                           true,
 	"GET /v1/spaces/{spaceId}/content":                                   true,
 	"GET /v1/spaces/{spaceId}/content/pages":                             true,
