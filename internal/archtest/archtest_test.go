@@ -28,6 +28,7 @@ var forbidden = map[string][]string{
 	"internal/reader":    {"internal/store", "internal/httpapi", "internal/jobs"},
 	"internal/pdf":       {"internal/store", "internal/httpapi", "internal/jobs", "internal/wire"},
 	"internal/seal":      {"internal/"}, // standard library only
+	"internal/buildinfo": {"internal/"}, // standard library only
 
 	// git sync
 	"internal/gitrepo":         {"internal/"}, // folio, go-git and the standard library
