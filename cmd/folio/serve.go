@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"time"
 
+	"gocloud.dev/blob"
+
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/httpapi"
@@ -174,6 +176,24 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 
+	// The listener and a remote bucket come before the data folder too: a
+	// busy port or a bad --files-url leaves nothing behind.
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	defer ln.Close()
+	if publicURL == "" {
+		publicURL = defaultPublicURL(ln.Addr().(*net.TCPAddr))
+	}
+	var files *blob.Bucket
+	if sf.filesURL != "" {
+		if files, err = sf.openFiles(ctx); err != nil {
+			return err
+		}
+		defer files.Close()
+	}
+
 	// One server per SQLite data folder (docs/decisions.md): refuse a
 	// second one before it opens the database.
 	if sf.databaseURL == "" {
@@ -189,24 +209,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fmt.Fprintf(stdout, "folio: memory: GOGC=%s (%s), soft limit %s (%s)\n",
 		mem.gogcText(), mem.GCSource, mem.limitText(), mem.LimitSource)
 
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", addr, err)
-	}
-	defer ln.Close()
-	if publicURL == "" {
-		publicURL = defaultPublicURL(ln.Addr().(*net.TCPAddr))
-	}
 	db, err := sf.open(ctx, logger)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	files, err := sf.openFiles(ctx)
-	if err != nil {
-		return err
+	if files == nil {
+		if files, err = sf.openFiles(ctx); err != nil {
+			return err
+		}
+		defer files.Close()
 	}
-	defer files.Close()
 	if sealer == nil {
 		if sealer, err = openSealer("", "", &sf, logger); err != nil {
 			return err
