@@ -14,7 +14,8 @@
 # (/metrics) and the write-ahead log's size (SQLite's -wal file, or
 # PostgreSQL's pg_wal folder). It fails on any 5xx or unanswered request, a
 # p99 in the last minute over twice the second minute's (+10 ms), RSS or
-# goroutines growing by half, or a WAL over 1 GiB. Reports go to
+# goroutines growing by half, or a WAL over 1 GiB; the largest RSS, sampled
+# every 0.2 s, ends the report. Reports go to
 # bench/results/soak-STORE-DATE.md.
 #
 # Environment: DURATION (default 10m), RATE (40), PAGES (500).
@@ -29,7 +30,7 @@ pg_admin_url=postgres://postgres@127.0.0.1:5432
 
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
-parse_stores "${1:-both}" 19
+parse_stores "${1:-both}" 21
 command -v curl >/dev/null || die "curl is required"
 
 tmp=$(mktemp -d)
@@ -84,8 +85,28 @@ for store in "${stores[@]}"; do
   [ -n "$token" ] || die "no bootstrap token in the output of folio serve"
   report=bench/results/soak-$store-$(date +%Y%m%d-%H%M).md
   say "$store: $RATE requests/s for $DURATION (report: $report)"
+  # The largest RSS of the server over the run (the report's samples are
+  # a minute apart and miss peaks between collections).
+  echo 0 >"$tmp/max_rss"
+  (
+    max=0
+    while kill -0 "$server_pid" 2>/dev/null; do
+      r=$(rss_kb "$server_pid")
+      if [ "${r:-0}" -gt "$max" ]; then
+        max=$r
+        echo "$max" >"$tmp/max_rss"
+      fi
+      sleep 0.2
+    done
+  ) &
+  sampler_pid=$!
   "$tmp/soak" -url "http://$addr" -token "$token" -duration "$DURATION" -rate "$RATE" -pages "$PAGES" "${probe[@]}" -o "$report" ||
     status=1
+  kill "$sampler_pid" 2>/dev/null || true
+  wait "$sampler_pid" 2>/dev/null || true
+  max_rss_line="- max RSS of the server over the run (sampled every 0.2 s, the setup included): $(($(cat "$tmp/max_rss") / 1024)) MB"
+  echo "$max_rss_line" >>"$report"
+  say "$store: ${max_rss_line#- }"
   if grep -E 'level=(ERROR|error)' "$tmp/server.err" | head -5 >&2; then
     say "$store: the server logged errors (above)"
     status=1

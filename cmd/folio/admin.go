@@ -12,7 +12,8 @@ import (
 )
 
 func runInit(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("init", stderr)
+	fs := newFlagSet("init",
+		"Create the first admin user, the first organization and an API token on an empty database, and print the token.\nIt may run beside a serving server.", stdout)
 	var (
 		sf               storeFlags
 		email, name, org string
@@ -63,7 +64,8 @@ func printBootstrap(w io.Writer, b *app.Bootstrap, baseURL string) {
 }
 
 func runUsersCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("users create", stderr)
+	fs := newFlagSet("users create",
+		"Create a user, optionally a member of an organization with a role, and an API token; print the token.\nIt may run beside a serving server.", stdout)
 	var (
 		sf                     storeFlags
 		email, name, org, role string
@@ -115,7 +117,8 @@ func runUsersCreate(ctx context.Context, args []string, getenv func(string) stri
 }
 
 func runUsersToken(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("users token", stderr)
+	fs := newFlagSet("users token",
+		"Create an API token for an existing user and print it. It may run beside a serving server.", stdout)
 	var (
 		sf           storeFlags
 		email, label string
@@ -152,12 +155,22 @@ func runUsersToken(ctx context.Context, args []string, getenv func(string) strin
 }
 
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("migrate", stderr)
+	fs := newFlagSet("migrate",
+		"Apply the schema migrations of this binary and exit. On SQLite it takes the data folder's lock: stop the server first.", stdout)
 	var sf storeFlags
 	e := &env{getenv: getenv}
 	sf.register(fs, e)
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
+	}
+	// Migrations change the schema under a running server's feet: on
+	// SQLite, where one server owns the folder, wait for it to stop.
+	if sf.databaseURL == "" {
+		lock, err := lockDataFolder(sf.data, "migrate")
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
 	}
 	db, err := sf.open(ctx, slog.New(slog.DiscardHandler))
 	if err != nil {

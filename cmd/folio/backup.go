@@ -22,7 +22,8 @@ import (
 // meanwhile: files are content-addressed and written before the rows that
 // name them, so every file the snapshot needs was on disk before it.
 func runBackup(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("backup", stderr)
+	fs := newFlagSet("backup",
+		"Write an online backup (the database, the files folder and the server key) to one archive with a manifest of\nchecksums. The server may keep running meanwhile. PostgreSQL backups need pg_dump.", stdout)
 	var (
 		sf  storeFlags
 		out string
@@ -109,7 +110,8 @@ func runBackup(ctx context.Context, args []string, getenv func(string) string, s
 // PostgreSQL backup, into the empty database of --database-url), checking
 // every checksum first, then runs the migrations of this binary.
 func runRestore(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("restore", stderr)
+	fs := newFlagSet("restore",
+		"Restore an archive written by \"folio backup\" into an empty data folder (and, for a PostgreSQL backup, into the\nempty database of --database-url), then apply this binary's migrations.", stdout)
 	var (
 		sf storeFlags
 		in string
@@ -143,6 +145,14 @@ func runRestore(ctx context.Context, args []string, getenv func(string) string, 
 		os.Remove(dump)
 	} else if sf.databaseURL != "" {
 		return fmt.Errorf("this is a SQLite backup: restore it without --database-url")
+	} else {
+		// Extract refused a folder in use (it is not empty); a server
+		// started on it since must not see the migrations half done.
+		lock, err := lockDataFolder(sf.data, "restore")
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
 	}
 	db, err := sf.open(ctx, slog.New(slog.DiscardHandler)) // runs this binary's migrations
 	if err != nil {

@@ -1,19 +1,20 @@
 package main
 
 import (
-	"path/filepath"
-	"time"
-
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
 	_ "gocloud.dev/blob/s3blob" // s3:// file storage URLs
-	"io"
-	"log/slog"
-	"strconv"
-	"strings"
 
 	"github.com/foliodocs/folio/internal/store"
 )
@@ -26,7 +27,7 @@ type storeFlags struct {
 	filesURL    string
 }
 
-func (f *storeFlags) register(fs *flag.FlagSet, e *env) {
+func (f *storeFlags) register(fs *flagSet, e *env) {
 	fs.StringVar(&f.data, "data", e.str("FOLIO_DATA", "./folio-data"),
 		"folder for the SQLite database and local files (FOLIO_DATA)")
 	fs.StringVar(&f.databaseURL, "database-url", e.str("FOLIO_DATABASE_URL", ""),
@@ -54,10 +55,14 @@ func (f *storeFlags) openFiles(ctx context.Context) (*blob.Bucket, error) {
 }
 
 func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (*store.DB, error) {
-	if f.databaseURL != "" && !strings.HasPrefix(f.databaseURL, "postgres://") && !strings.HasPrefix(f.databaseURL, "postgresql://") {
+	if f.databaseURL != "" && !isPostgresURL(f.databaseURL) {
 		return nil, fmt.Errorf("--database-url must be a postgres:// URL")
 	}
 	return store.Open(ctx, store.Config{DatabaseURL: f.databaseURL, DataDir: f.data, Logger: logger, MaxConns: f.maxConns})
+}
+
+func isPostgresURL(u string) bool {
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
 }
 
 // env reads the environment variables that give flags their defaults. It
@@ -127,27 +132,62 @@ func (e *env) fail(err error) {
 	}
 }
 
+// flagSet is the flag set of one command, with the synopsis its help
+// shows and where the help goes.
+type flagSet struct {
+	*flag.FlagSet
+	synopsis string
+	stdout   io.Writer
+}
+
+// newFlagSet returns the flag set of the command "folio name", whose help
+// ("folio name -h") goes to stdout with synopsis, a sentence or two. The
+// flag package's own output is discarded: parse errors are returned, and
+// main prints them once.
+func newFlagSet(name, synopsis string, stdout io.Writer) *flagSet {
+	fs := flag.NewFlagSet("folio "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {} // parseFlags prints the help when asked
+	return &flagSet{FlagSet: fs, synopsis: synopsis, stdout: stdout}
+}
+
 // parseFlags parses args, then refuses an invalid environment variable met
 // while registering the flags, even one a flag overrides: a typo in the
-// environment should not wait for the day the flag is dropped.
-func parseFlags(fs *flag.FlagSet, e *env, args []string) error {
+// environment should not wait for the day the flag is dropped. -h prints
+// the command's help to stdout and returns errHelp. Commands take flags
+// only: an argument left over is an error, since the flag package stops at
+// the first non-flag and would silently drop every flag after it.
+func parseFlags(fs *flagSet, e *env, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			fs.printHelp()
+			return errHelp
+		}
+		return fmt.Errorf("%s: %w (run \"%s -h\" for its flags)", fs.Name(), err, fs.Name())
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q: this command takes flags only (run \"%s -h\" for them)",
+			fs.Name(), fs.Arg(0), fs.Name())
 	}
 	return e.err
 }
 
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("folio "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
+// printHelp writes the command's usage line, synopsis and flags.
+func (fs *flagSet) printHelp() {
+	fmt.Fprintf(fs.stdout, "usage: %s [flags]\n\n%s\n\nflags:\n", fs.Name(), fs.synopsis)
+	fs.SetOutput(fs.stdout)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
+
+// logLevels are the values --log-level takes.
+const logLevels = "debug, info, warn or error"
 
 // parseLevel reads --log-level.
 func parseLevel(level string) (slog.Level, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return l, fmt.Errorf("--log-level: %w", err)
+		return l, fmt.Errorf("--log-level %q is not a level: use %s", level, logLevels)
 	}
 	return l, nil
 }

@@ -10,9 +10,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"time"
+
+	"gocloud.dev/blob"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
@@ -29,7 +30,8 @@ import (
 const shutdownGrace = 30 * time.Second
 
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", stderr)
+	fs := newFlagSet("serve",
+		"Run the API server and the published sites: apply migrations, create the first admin on an empty database,\nthen listen. On SQLite one server owns a data folder (a lock on folio.lock in it); servers may share a\nPostgreSQL database.", stdout)
 	var (
 		sf                                        storeFlags
 		addr, publicURL, logLevel, adminEmail     string
@@ -40,9 +42,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		gitTimeout                                time.Duration
 		trEngine, trURL, trModel                  string
 		maxBody, readerCache                      int64
+		treeCache, documentCache                  int64
 		bodyTimeout                               time.Duration
 		limits                                    httpapi.RateLimits
 		auditRetention, historyRetention, gcGrace time.Duration
+		gogc, memoryLimit                         string
 	)
 	e := &env{getenv: getenv}
 	sf.register(fs, e)
@@ -92,36 +96,46 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"how long garbage collection keeps unreachable content after its last write; longer than any commit takes (FOLIO_GC_GRACE, docs/garbage-collection.md)")
 	fs.Int64Var(&readerCache, "reader-cache", e.integer("FOLIO_READER_CACHE", reader.DefaultCacheBytes),
 		"bytes of rendered reader HTML kept in memory, per server; 0 turns the cache off (FOLIO_READER_CACHE)")
+	fs.Int64Var(&documentCache, "document-cache", e.integer("FOLIO_DOCUMENT_CACHE", app.DefaultDocumentCacheBytes),
+		"bytes of page documents (their JSON) kept in memory (FOLIO_DOCUMENT_CACHE)")
+	fs.Int64Var(&treeCache, "tree-cache", e.integer("FOLIO_TREE_CACHE", app.DefaultTreeCachePages),
+		"pages and files of decoded revision trees kept in memory; about 0.5 KB each at most (FOLIO_TREE_CACHE)")
+	fs.StringVar(&gogc, "gogc", "",
+		"garbage collection target percentage, or off; default: GOGC, else 100 (docs/operations.md, \"Memory\")")
+	fs.StringVar(&memoryLimit, "memory-limit", "",
+		"soft limit of the Go runtime's memory, such as 256MiB, or off; default: GOMEMLIMIT, else 75% of the cgroup's memory limit, else 256MiB")
 	if err := parseFlags(fs, e, args); err != nil {
 		return err
 	}
-	logger, logs, err := newBufferedLogger(stderr, logLevel)
-	if err != nil {
-		return err
-	}
-	defer logs.Close()
-	tuneGC(getenv)
 
-	db, err := sf.open(ctx, logger)
-	if err != nil {
+	// Every setting is checked before anything is created or opened, so a
+	// typo changes nothing on disk.
+	if _, err := parseLevel(logLevel); err != nil {
 		return err
 	}
-	defer db.Close()
-
-	ln, err := net.Listen("tcp", addr)
+	if err := pdf.CheckPaper(pdfPaper); err != nil {
+		return fmt.Errorf("--pdf-paper: %w", err)
+	}
+	if sf.databaseURL != "" && !isPostgresURL(sf.databaseURL) {
+		return fmt.Errorf("--database-url must be a postgres:// URL")
+	}
+	for _, c := range []struct {
+		flag string
+		n    int64
+	}{{"--reader-cache", readerCache}, {"--document-cache", documentCache}, {"--tree-cache", treeCache}} {
+		if c.n < 0 || c.n > 1<<40 {
+			return fmt.Errorf("%s must be between 0 and 2^40", c.flag)
+		}
+	}
+	if documentCache == 0 || treeCache == 0 {
+		return fmt.Errorf("--document-cache and --tree-cache must be above 0: commits and reads depend on them")
+	}
+	cgLimit, cgFile, err := cgroupMemoryLimit("/proc/self/cgroup", "/sys/fs/cgroup")
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", addr, err)
+		cgLimit = 0 // unreadable: the default applies, and the log says which
 	}
-	defer ln.Close()
-	if publicURL == "" {
-		publicURL = defaultPublicURL(ln.Addr().(*net.TCPAddr))
-	}
-	files, err := sf.openFiles(ctx)
-	if err != nil {
-		return err
-	}
-	defer files.Close()
-	sealer, err := openSealer(getenv("FOLIO_SECRET_KEY"), secretKeyFile, &sf, logger)
+	mem, err := chooseMemory(memoryInput{FlagGOGC: gogc, FlagLimit: memoryLimit,
+		EnvGOGC: getenv("GOGC"), EnvLimit: getenv("GOMEMLIMIT"), Cgroup: cgLimit, CgroupFile: cgFile})
 	if err != nil {
 		return err
 	}
@@ -148,9 +162,72 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return fmt.Errorf("--translate-engine: %s", describe(err))
 		}
 	}
+	logger, logs, err := newBufferedLogger(stderr, logLevel)
+	if err != nil {
+		return err
+	}
+	defer logs.Close()
+	// A configured server key is read now; the default one of a SQLite
+	// data folder is created once the folder is locked.
+	var sealer *seal.Sealer
+	if keyText := getenv("FOLIO_SECRET_KEY"); keyText != "" || secretKeyFile != "" {
+		if sealer, err = openSealer(keyText, secretKeyFile, &sf, logger); err != nil {
+			return err
+		}
+	}
+
+	// The listener and a remote bucket come before the data folder too: a
+	// busy port or a bad --files-url leaves nothing behind.
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	defer ln.Close()
+	if publicURL == "" {
+		publicURL = defaultPublicURL(ln.Addr().(*net.TCPAddr))
+	}
+	var files *blob.Bucket
+	if sf.filesURL != "" {
+		if files, err = sf.openFiles(ctx); err != nil {
+			return err
+		}
+		defer files.Close()
+	}
+
+	// One server per SQLite data folder (docs/decisions.md): refuse a
+	// second one before it opens the database.
+	if sf.databaseURL == "" {
+		lock, err := lockDataFolder(sf.data, "serve")
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
+	mem.apply()
+	logger.Info("memory settings", "gogc", mem.gogcText(), "gogc_from", mem.GCSource,
+		"memory_limit", mem.limitText(), "memory_limit_from", mem.LimitSource)
+	fmt.Fprintf(stdout, "folio: memory: GOGC=%s (%s), soft limit %s (%s)\n",
+		mem.gogcText(), mem.GCSource, mem.limitText(), mem.LimitSource)
+
+	db, err := sf.open(ctx, logger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if files == nil {
+		if files, err = sf.openFiles(ctx); err != nil {
+			return err
+		}
+		defer files.Close()
+	}
+	if sealer == nil {
+		if sealer, err = openSealer("", "", &sf, logger); err != nil {
+			return err
+		}
+	}
 	a := app.New(app.Config{DB: db, Logger: logger, PublicURL: publicURL, Blobs: files,
 		HTTPClient: httpClient, Sealer: sealer, Git: git, Translator: translator, AuditRetention: auditRetention,
-		HistoryRetention: historyRetention, GCGrace: gcGrace})
+		HistoryRetention: historyRetention, GCGrace: gcGrace, TreeCachePages: int(treeCache), DocumentCacheBytes: int(documentCache)})
 	printer, err := pdf.New(a, publicURL, pdfPaper)
 	if err != nil {
 		return fmt.Errorf("--pdf-paper: %w", err)
@@ -175,7 +252,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 
 	rd := reader.New(a, publicURL, logger)
-	rd.SetCacheBytes(int(min(readerCache, 1<<40)))
+	rd.SetCacheBytes(int(readerCache))
 	runner := jobs.NewRunner(db, logger, a.JobHandlers()).WithGiveUp(a.JobGiveUps())
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
 		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive, RateLimits: limits})
@@ -216,21 +293,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	logger.Info("stopped")
 	return nil
-}
-
-// tuneGC trades memory for CPU unless the operator chose with GOGC or
-// GOMEMLIMIT: the live heap of a server is small, so the default GOGC=100
-// collects very often under load. A soft limit of 512 MiB keeps memory
-// bounded; it must sit well above the content caches (about 200 MB when
-// full), or the collector runs without pause once they fill (seen with a
-// 128 MiB limit: search over HTTP cost three times its CPU).
-func tuneGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(512 << 20)
-	}
 }
 
 func defaultPublicURL(a *net.TCPAddr) string {

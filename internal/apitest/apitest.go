@@ -2,7 +2,7 @@
 // "folio serve" uses, on an httptest server, once per store (SQLite, and
 // PostgreSQL when configured). Its client checks every exchange against the
 // GitBook OpenAPI reference when it is present (FOLIO_GITBOOK_SPEC, or the
-// default cache of ../shared/tools/gitbook-spec), so every test is also a
+// default cache of scripts/gitbook-spec), so every test is also a
 // wire-compatibility test. Fixtures are made through app calls, not SQL.
 //
 // Allowed imports: anything (tests only).
@@ -190,7 +190,7 @@ var (
 	specErr  error
 )
 
-// DefaultSpecPath is where ../shared/tools/gitbook-spec caches the GitBook
+// DefaultSpecPath is where scripts/gitbook-spec caches the GitBook
 // reference, or "" when the user cache folder is unknown.
 func DefaultSpecPath() string {
 	home, err := os.UserCacheDir()
@@ -223,12 +223,12 @@ var noticeOnce sync.Once
 func MissingReference(t testing.TB, why string) {
 	t.Helper()
 	if os.Getenv("CI") != "" {
-		t.Fatalf("the GitBook reference is required in CI: %s (fetch it with ../shared/tools/gitbook-spec or set FOLIO_GITBOOK_SPEC)", why)
+		t.Fatalf("the GitBook reference is required in CI: %s (fetch it with scripts/gitbook-spec or set FOLIO_GITBOOK_SPEC)", why)
 	}
 	t.Logf("NOT VALIDATED against the GitBook reference: %s", why)
 	noticeOnce.Do(func() {
 		msg := "folio tests: API responses were NOT validated against the GitBook reference (" + why +
-			"); run ../shared/tools/gitbook-spec to fetch it\n"
+			"); run scripts/gitbook-spec to fetch it\n"
 		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
 			tty.WriteString(msg)
 			tty.Close()

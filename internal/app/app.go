@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -69,6 +70,12 @@ type Config struct {
 	// Translator is the translation engine; nil leaves translation runs
 	// failing with the reason.
 	Translator translate.Engine
+	// TreeCachePages bounds the cache of decoded revision trees, in pages
+	// and files held; 0 selects DefaultTreeCachePages.
+	TreeCachePages int
+	// DocumentCacheBytes bounds the cache of page documents, in bytes of
+	// their JSON; 0 selects DefaultDocumentCacheBytes.
+	DocumentCacheBytes int
 }
 
 // DefaultTokenCacheTTL bounds how long a token revoked through another
@@ -129,15 +136,18 @@ type App struct {
 	readerSites readerSites
 }
 
-// Cache bounds: decoded trees by pages and files held (about 0.5 KB each
-// with their lookups: about 100 MB at most), documents by bytes of their
-// JSON. Documents are cached encoded: bytes hold no pointers, so a full
-// cache costs the garbage collector nothing to scan (decoded documents are
-// maps and slices all the way down, and a cache of them made every
-// collection mark a large graph: search p99 went from 3.7 to 8 ms).
+// Default cache bounds: decoded trees by pages and files held (about 0.5
+// KB each with their lookups when no two trees share pages: 25 MB at
+// most; trees of successive revisions share most of them), documents by
+// bytes of their JSON. Documents are cached encoded: bytes hold no
+// pointers, so a full cache costs the garbage collector nothing to scan
+// (decoded documents are maps and slices all the way down, and a cache of
+// them made every collection mark a large graph: search p99 went from 3.7
+// to 8 ms). Together with the other caches they fit the default memory
+// limit of folio serve with room to spare (README, "Memory").
 const (
-	treeCacheWeight    = 200_000
-	documentCacheBytes = 64 << 20
+	DefaultTreeCachePages     = 50_000
+	DefaultDocumentCacheBytes = 16 << 20
 )
 
 // New returns an App over a migrated store.
@@ -165,8 +175,10 @@ func New(cfg Config) *App {
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"), secrets: make(map[string]string),
 		blobs: cfg.Blobs, http: cfg.HTTPClient,
 		fetchTimeout: cfg.ImportFetchTimeout, webhookTimeout: cfg.WebhookTimeout, sealer: cfg.Sealer, translator: cfg.Translator,
-		trees:      lru.New(treeCacheWeight, func(_ content.Hash, rt *revTree) int64 { return int64(rt.weight()) }),
-		docs:       lru.New(documentCacheBytes, func(_ content.Hash, b []byte) int64 { return int64(len(b)) }),
+		trees: lru.New(int64(cmp.Or(cfg.TreeCachePages, DefaultTreeCachePages)),
+			func(_ content.Hash, rt *revTree) int64 { return int64(rt.weight()) }),
+		docs: lru.New(int64(cmp.Or(cfg.DocumentCacheBytes, DefaultDocumentCacheBytes)),
+			func(_ content.Hash, b []byte) int64 { return int64(len(b)) }),
 		printing:   make(chan struct{}, maxConcurrentPrints),
 		revisions:  lru.New(revisionCacheEntries, one[string, *folio.Revision]),
 		profiles:   lru.New(profileCacheEntries, one[string, *PublishedSite]),

@@ -25,8 +25,8 @@ import (
 const (
 	// openAPIOpsBytes bounds the estimated memory of cached operations;
 	// an entry costs at least openAPIOpsEntryBytes, so the cache holds at
-	// most 8,192 versions.
-	openAPIOpsBytes      = 32 << 20
+	// most 2,048 versions.
+	openAPIOpsBytes      = 8 << 20
 	openAPIOpsEntryBytes = 4 << 10
 	// MaxOpenAPIRefs bounds the specifications one OpenAPILatestVersions
 	// call looks up.

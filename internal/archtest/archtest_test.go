@@ -30,6 +30,7 @@ var forbidden = map[string][]string{
 	"internal/pdf":       {"internal/store", "internal/httpapi", "internal/jobs", "internal/wire"},
 	"internal/seal":      {"internal/"}, // standard library only
 	"internal/sitetree":  {"internal/store", "internal/app", "internal/httpapi", "internal/wire", "internal/jobs", "internal/markdown"},
+	"internal/buildinfo": {"internal/"}, // standard library only
 
 	// git sync
 	"internal/gitrepo":         {"internal/"}, // folio, go-git and the standard library

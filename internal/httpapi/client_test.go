@@ -14,7 +14,7 @@ import (
 )
 
 // TestOfficialClient drives the server with GitBook's own TypeScript client
-// (@gitbook/api, fetched beside the reference by ../shared/tools/gitbook-spec),
+// (@gitbook/api, fetched beside the reference by scripts/gitbook-spec),
 // as scripts written for GitBook do: a second opinion on wire compatibility
 // besides the reference's schema checks. It needs node and the client; CI
 // has both.

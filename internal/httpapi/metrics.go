@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/foliodocs/folio/internal/buildinfo"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -21,7 +22,7 @@ type metrics struct {
 	conns    prometheus.Gauge
 }
 
-func newMetrics() *metrics {
+func newMetrics(build buildinfo.Info) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -38,11 +39,20 @@ func newMetrics() *metrics {
 		Name: "folio_http_open_connections",
 		Help: "Client connections open now, idle ones included.",
 	})
+	// The running build, as "folio version" prints it: constant 1, the
+	// facts in the labels (the Prometheus convention for build info).
+	info := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "folio_build_info",
+		Help: "The running build: module version, VCS revision and time, whether the checkout was modified, Go version.",
+		ConstLabels: prometheus.Labels{"version": build.Version, "revision": build.Revision, "time": build.Time,
+			"modified": strconv.FormatBool(build.Modified), "goversion": build.GoVersion},
+	})
+	info.Set(1)
 	// Beside the usual Go metrics, the heap that the last collection found
 	// live (go_gc_heap_live_bytes) and the next one's goal: RSS and heap in
 	// use swing with collections, the live heap shows a leak.
 	goHeap := collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/gc/heap/(live|goal):bytes$`)}
-	m.reg.MustRegister(m.requests, m.latency, m.conns,
+	m.reg.MustRegister(m.requests, m.latency, m.conns, info,
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(goHeap)),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -15,6 +15,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/buildinfo"
 	"github.com/foliodocs/folio/internal/reader"
 	"github.com/foliodocs/folio/internal/wire"
 	"github.com/prometheus/client_golang/prometheus"
@@ -69,7 +70,8 @@ type Server struct {
 	limits    *limiters
 	jobs      *jobMetrics
 	jobsAlive func() time.Time
-	table     []Route // every route handle registered, in order
+	table     []Route        // every route handle registered, in order
+	build     buildinfo.Info // what /healthz and folio_build_info report
 }
 
 // New builds the handler with every route registered.
@@ -86,8 +88,9 @@ func New(cfg Config) *Server {
 	s := &Server{
 		app: cfg.App, logger: cfg.Logger, maxBody: cfg.MaxBody, bodyWait: cfg.BodyTimeout, accessLog: cfg.AccessLog,
 		urls: wire.URLs{Public: strings.TrimRight(cfg.PublicURL, "/")},
-		mux:  http.NewServeMux(), metrics: newMetrics(),
+		mux:  http.NewServeMux(), build: buildinfo.Read(),
 	}
+	s.metrics = newMetrics(s.build)
 	s.jobsAlive = cfg.JobsAlive
 	if cfg.App != nil {
 		s.jobs = newJobMetrics(cfg.App)

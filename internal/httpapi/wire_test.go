@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/buildinfo"
 	"github.com/foliodocs/folio/internal/httpapi"
 
 	"go.yaml.in/yaml/v3"
@@ -117,6 +121,13 @@ func TestHealthAndMetrics(t *testing.T) {
 		if m := r.Map(t); m["status"] != "ok" || m["store"] != s.Store || m["jobs"] != "off" {
 			t.Errorf("healthz body = %v", m)
 		}
+		// The build, as "folio version" prints it (go test stamps no revision).
+		build := buildinfo.Read()
+		var h struct{ Build buildinfo.Info }
+		r.JSON(t, &h)
+		if diff := cmp.Diff(build, h.Build); diff != "" {
+			t.Errorf("healthz build (-want +got):\n%s", diff)
+		}
 		_, token := s.User(t)
 		s.Do(t, token, "GET", "/v1/user", nil).WantStatus(t, 200)
 		s.Do(t, "", "GET", "/v1/user", nil).WantStatus(t, 401)
@@ -137,10 +148,12 @@ func TestHealthAndMetrics(t *testing.T) {
 			"folio_jobs_queued 0", "folio_jobs_running 0", "folio_jobs_failed_recent 0", "folio_jobs_oldest_due_seconds 0",
 			`go_sql_open_connections{db_name="folio_read"}`, `go_sql_open_connections{db_name="folio_write"}`,
 			`go_sql_wait_count_total{db_name="folio_write"}`,
-			`folio_cache_limit{cache="trees",unit="pages"} 200000`,
-			`folio_cache_limit{cache="documents",unit="bytes"} 6.7108864e+07`,
+			`folio_cache_limit{cache="trees",unit="pages"} 50000`,
+			`folio_cache_limit{cache="documents",unit="bytes"} 1.6777216e+07`,
 			`folio_cache_entries{cache="revisions"}`, `folio_cache_evictions_total{cache="site_profiles"} 0`,
 			"go_gc_heap_live_bytes ", "go_gc_heap_goal_bytes ",
+			fmt.Sprintf(`folio_build_info{goversion=%q,modified="%t",revision=%q,time=%q,version=%q} 1`,
+				build.GoVersion, build.Modified, build.Revision, build.Time, build.Version),
 		} {
 			if !strings.Contains(body, want) {
 				t.Errorf("metrics lack %s", want)

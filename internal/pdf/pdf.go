@@ -46,12 +46,21 @@ type Printer struct {
 	path func() (string, error)
 }
 
+// CheckPaper refuses a paper size New does not know, so that a command
+// can check its configuration before it starts anything.
+func CheckPaper(paper string) error {
+	if _, ok := papers[strings.ToLower(paper)]; !ok {
+		return fmt.Errorf("unknown paper size %q: a4 or letter", paper)
+	}
+	return nil
+}
+
 // New returns a printer of a's print pages, on paper "a4" or "letter".
 func New(a *app.App, publicURL, paper string) (*Printer, error) {
-	p, ok := papers[strings.ToLower(paper)]
-	if !ok {
-		return nil, fmt.Errorf("unknown paper size %q: a4 or letter", paper)
+	if err := CheckPaper(paper); err != nil {
+		return nil, err
 	}
+	p := papers[strings.ToLower(paper)]
 	return &Printer{app: a, public: strings.TrimRight(publicURL, "/"), paper: p, path: browser.Path}, nil
 }
 
