@@ -33,7 +33,7 @@ func TestSiteViewEvents(t *testing.T) {
 		f := newFixture(t, s, guide, map[string]any{})
 		f.publish(t)
 		manifest := map[string]any{"title": "Analytics", "description": "", "scopes": []string{"site:views:read"},
-			"organization": f.org, "script": "export default {}"}
+			"organization": f.org, "script": "export default { async fetch() { return new Response(\"OK\"); } };"}
 		s.Do(t, f.admin, "POST", "/v1/integrations/views", manifest).WantStatus(t, 200)
 		s.Do(t, f.admin, "PUT", "/v1/integrations/views/dev", map[string]any{"tunnelUrl": tunnel.URL}).WantStatus(t, 204)
 		s.Do(t, f.admin, "POST", "/v1/integrations/views/installations", map[string]any{"organization": f.org}).WantStatus(t, 201)

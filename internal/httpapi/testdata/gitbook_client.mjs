@@ -222,7 +222,7 @@ try {
 // Integrations: publish, read, install, configure, install on a space,
 // issue a token, read the events, unpublish.
 const integration = (await api.integrations.publishIntegration("client-check", { organization: org, title: "Client check",
-  description: "From the official client", scopes: ["space:content:read"], script: "export default {}", visibility: "public" })).data;
+  description: "From the official client", scopes: ["space:content:read"], script: "export default { async fetch() { return new Response(\"OK\"); } };", visibility: "public" })).data;
 check("integrations.publishIntegration", integration.object === "integration" && integration.version === 1 &&
   integration.owner.id === org, integration);
 const fetched = (await api.integrations.getIntegrationByName("client-check")).data;
