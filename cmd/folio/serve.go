@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -46,6 +47,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	)
 	e := &env{getenv: getenv}
 	sf.register(fs, e)
+	var trustedProxies []netip.Prefix
+	trustedProxiesFlag(fs, e, &trustedProxies)
 	fs.StringVar(&addr, "addr", e.str("FOLIO_ADDR", "127.0.0.1:8080"), "address to listen on (FOLIO_ADDR)")
 	fs.StringVar(&publicURL, "public-url", e.str("FOLIO_PUBLIC_URL", ""),
 		"absolute URL clients reach the server at, used in every urls field; default from --addr (FOLIO_PUBLIC_URL)")
@@ -178,7 +181,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	rd.SetCacheBytes(int(min(readerCache, 1<<40)))
 	runner := jobs.NewRunner(db, logger, a.JobHandlers()).WithGiveUp(a.JobGiveUps())
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
-		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive, RateLimits: limits})
+		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive, RateLimits: limits,
+		TrustedProxies: trustedProxies})
 	observe := h.JobObserver()
 	runner.WithObserver(func(kind string, outcome jobs.Outcome, took time.Duration) { observe(kind, string(outcome), took) })
 	srv := &http.Server{

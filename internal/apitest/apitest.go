@@ -16,6 +16,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -56,6 +57,9 @@ type Options struct {
 	WebhookTimeout time.Duration
 	// RateLimits are the server's rate limits (off unless set).
 	RateLimits httpapi.RateLimits
+	// TrustedProxies are the proxies whose forwarding headers count (none
+	// unless set; test clients connect from 127.0.0.1).
+	TrustedProxies []netip.Prefix
 }
 
 // Server is a running API over one store.
@@ -127,7 +131,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	a.SetPrinter(printer)
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, spec: loadSpec(t), dbConf: dbConf, Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: PublicURL,
-		RateLimits: opts.RateLimits})
+		RateLimits: opts.RateLimits, TrustedProxies: opts.TrustedProxies})
 	s.Handler = h
 	ts := httptest.NewUnstartedServer(h)
 	ts.Config.ConnState = h.ConnState

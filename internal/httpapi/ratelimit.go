@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -53,16 +52,6 @@ var sensitiveRoutes = map[string]bool{
 	"GET /v1/orgs/{organizationId}/saml/{samlProviderId}/start": true,
 	"POST /v1/orgs/{organizationId}/saml/{samlProviderId}/acs":  true,
 	"POST /v1/orgs/{organizationId}/invites/{inviteId}":         true,
-}
-
-// clientAddress is the request's peer address (no proxy header is
-// trusted: put limits on the proxy, or run without them, behind one).
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // tokenKey names a caller's token for its limit.
