@@ -275,6 +275,16 @@ func (a *App) DeleteSite(ctx context.Context, caller folio.Caller, orgID, id fol
 		if existed, err = store.DeleteSite(ctx, tx, orgID, id); err != nil || !existed {
 			return err
 		}
+		// The organization's default content stops pointing at it.
+		o, err := store.GetOrganization(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		if o.DefaultContent != nil && o.DefaultContent.Site == id {
+			if err := store.UpdateOrganization(ctx, tx, orgID, &folio.OrganizationUpdate{DefaultContent: folio.Null[folio.SitePointer]()}); err != nil {
+				return err
+			}
+		}
 		return audit(ctx, tx, caller, orgID, "site.deleted", "site", id, nil)
 	})
 	return existed, err
