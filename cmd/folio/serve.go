@@ -19,6 +19,7 @@ import (
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/httpapi"
 	"github.com/foliodocs/folio/internal/jobs"
+	"github.com/foliodocs/folio/internal/netguard"
 	"github.com/foliodocs/folio/internal/pdf"
 	"github.com/foliodocs/folio/internal/reader"
 	"github.com/foliodocs/folio/internal/seal"
@@ -60,7 +61,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.StringVar(&adminEmail, "admin-email", e.str("FOLIO_ADMIN_EMAIL", "admin@localhost"),
 		"email of the first admin created on an empty database (FOLIO_ADMIN_EMAIL)")
 	fs.BoolVar(&importPrivate, "import-allow-private", e.boolean("FOLIO_IMPORT_ALLOW_PRIVATE", false),
-		"let content imports fetch URLs on loopback and private networks (FOLIO_IMPORT_ALLOW_PRIVATE)")
+		"let the URLs tenants supply (imports, webhooks, integration scripts and tunnels, OpenAPI, git) reach loopback and private networks; endpoints from flags never need it (FOLIO_IMPORT_ALLOW_PRIVATE)")
 	fs.StringVar(&pdfPaper, "pdf-paper", e.str("FOLIO_PDF_PAPER", "a4"),
 		"paper size of PDF exports: a4 or letter (FOLIO_PDF_PAPER); PDFs need Chromium (FOLIO_CHROMIUM, docs/pdf.md)")
 	fs.StringVar(&secretKeyFile, "secret-key-file", e.str("FOLIO_SECRET_KEY_FILE", ""),
@@ -128,7 +129,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	git := &app.GitConfig{CacheDir: gitCacheDir, AllowFile: gitFile, Timeout: gitTimeout}
+	git := &app.GitConfig{CacheDir: gitCacheDir, AllowFile: gitFile, Timeout: gitTimeout, AllowPrivate: importPrivate}
 	if git.CacheDir == "" {
 		git.CacheDir = filepath.Join(sf.data, "git-cache")
 	}
@@ -147,7 +148,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	var translator translate.Engine
 	if trEngine != "" {
 		if translator, err = translate.New(translate.Config{Engine: trEngine, URL: trURL, Model: trModel,
-			APIKey: getenv("FOLIO_TRANSLATE_API_KEY"), HTTP: httpClient}); err != nil {
+			APIKey: getenv("FOLIO_TRANSLATE_API_KEY"), HTTP: netguard.OperatorClient(0)}); err != nil {
 			return fmt.Errorf("--translate-engine: %s", describe(err))
 		}
 	}

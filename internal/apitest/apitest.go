@@ -60,6 +60,10 @@ type Options struct {
 	// TrustedProxies are the proxies whose forwarding headers count (none
 	// unless set; test clients connect from 127.0.0.1).
 	TrustedProxies []netip.Prefix
+	// GuardPrivate runs with --import-allow-private off: tenant URLs on
+	// loopback and private networks are refused (test servers normally
+	// allow them, being on loopback themselves).
+	GuardPrivate bool
 }
 
 // Server is a running API over one store.
@@ -121,9 +125,9 @@ func New(t testing.TB, kind string, opts Options) *Server {
 		}
 	}
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: PublicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, WebhookTimeout: opts.WebhookTimeout, Sealer: sealer,
+		HTTPClient: app.NewImportClient(!opts.GuardPrivate), ImportFetchTimeout: opts.ImportFetchTimeout, WebhookTimeout: opts.WebhookTimeout, Sealer: sealer,
 		ScriptLimits: scripts.Limits{CPUTime: 500 * time.Millisecond, WallTime: 10 * time.Second, Memory: 32 << 20},
-		Git:          &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true}, Translator: opts.Translator})
+		Git:          &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true, AllowPrivate: !opts.GuardPrivate}, Translator: opts.Translator})
 	printer, err := pdf.New(a, PublicURL, "a4")
 	if err != nil {
 		t.Fatal(err)

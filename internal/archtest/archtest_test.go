@@ -40,6 +40,9 @@ var forbidden = map[string][]string{
 	// integrations
 	"internal/webhook": {"internal/store", "internal/app", "internal/httpapi", "internal/jobs"},
 	"internal/scripts": {"internal/"}, // QuickJS, esbuild and the standard library
+
+	// outbound requests
+	"internal/netguard": {"internal/"}, // standard library only
 }
 
 func TestImportRules(t *testing.T) {

@@ -31,6 +31,9 @@ func (c *Client) Fetch(ctx context.Context, r Remote, cacheID string) (*Commit, 
 	}
 	ctx, cancel := c.opContext(ctx)
 	defer cancel()
+	if err := c.pinSSH(ctx, ep); err != nil {
+		return nil, err
+	}
 	st := &opState{http: c.o.HTTP, budget: c.o.MaxBytes}
 	ctx = withOp(ctx, st)
 	rc, err := c.openCache(ctx, cacheID, ep, st)
@@ -61,7 +64,7 @@ func (c *Client) Fetch(ctx context.Context, r Remote, cacheID string) (*Commit, 
 // hash, or the zero hash when the remote has no such branch (the cached one
 // is then deleted).
 func (c *Client) fetchRef(ctx context.Context, rc *repoCache, ep *endpoint) (plumbing.Hash, error) {
-	remote := git.NewRemote(rc.sto, &config.RemoteConfig{Name: "origin", URLs: []string{ep.url}})
+	remote := git.NewRemote(rc.sto, &config.RemoteConfig{Name: "origin", URLs: []string{ep.dialURL()}})
 	spec := config.RefSpec("+" + ep.ref.String() + ":" + ep.ref.String())
 	err := remote.FetchContext(ctx, &git.FetchOptions{
 		RemoteName: "origin",
