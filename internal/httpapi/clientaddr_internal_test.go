@@ -1,7 +1,11 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 )
 
@@ -52,6 +56,28 @@ func TestClientAddress(t *testing.T) {
 	for _, bad := range []string{"10.0.0.0/33", "example.com", "fe80::1%eth0"} {
 		if _, err := ParseTrustedProxies(bad); err == nil {
 			t.Errorf("ParseTrustedProxies(%q) accepted", bad)
+		}
+	}
+}
+
+// The access log names the client: the forwarded address behind a trusted
+// proxy, the peer otherwise.
+func TestAccessLogClient(t *testing.T) {
+	var buf bytes.Buffer
+	ps, _ := ParseTrustedProxies("10.0.0.0/8")
+	s := New(Config{Logger: slog.New(slog.NewJSONHandler(&buf, nil)), AccessLog: true, TrustedProxies: ps})
+	for _, tc := range []struct{ peer, xff, want string }{
+		{"10.0.0.1:1234", "203.0.113.7", "203.0.113.7"},
+		{"198.51.100.2:1234", "203.0.113.7", "198.51.100.2"},
+	} {
+		buf.Reset()
+		r := httptest.NewRequest("GET", "/v1/nothing-here", nil)
+		r.RemoteAddr = tc.peer
+		r.Header.Set("X-Forwarded-For", tc.xff)
+		s.ServeHTTP(httptest.NewRecorder(), r)
+		var line struct{ Msg, Client string }
+		if err := json.Unmarshal(buf.Bytes(), &line); err != nil || line.Msg != "request" || line.Client != tc.want {
+			t.Errorf("peer %s: access log %s (%v), want client %s", tc.peer, buf.String(), err, tc.want)
 		}
 	}
 }
