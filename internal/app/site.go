@@ -163,7 +163,8 @@ func (a *App) CreateSite(ctx context.Context, caller folio.Caller, orgID folio.I
 		}
 		s.SiteSpaces = len(in.Spaces)
 		v = &folio.SiteView{Site: s, Manage: true}
-		return nil
+		return audit(ctx, tx, caller, orgID, "site.created", "site", s.ID,
+			map[string]any{"title": s.Title, "visibility": s.Visibility, "spaces": len(in.Spaces)})
 	})
 	return v, err
 }

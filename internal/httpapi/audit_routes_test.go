@@ -89,6 +89,13 @@ func TestAdministrativeRoutesAudited(t *testing.T) {
 				return s.Do(t, admin, "DELETE", o+"/link-invites/"+linkInvite(t), nil)
 			}},
 			{"PUT /v1/orgs/{organizationId}/teams", do("PUT", o+"/teams", map[string]any{"title": "Writers"})},
+			{"PATCH /v1/orgs/{organizationId}/teams/{teamId}", func(t *testing.T) *apitest.Response {
+				return s.Do(t, admin, "PATCH", o+"/teams/"+team(t), map[string]any{"title": "Renamed"})
+			}},
+			{"PUT /v1/orgs/{organizationId}/teams/{teamId}/members", func(t *testing.T) *apitest.Response {
+				return s.Do(t, admin, "PUT", o+"/teams/"+team(t)+"/members", map[string]any{"add": []string{member(t)}})
+			}},
+			{"POST /v1/orgs/{organizationId}/sites", do("POST", o+"/sites", map[string]any{"title": "New site"})},
 			{"DELETE /v1/orgs/{organizationId}/teams/{teamId}", func(t *testing.T) *apitest.Response {
 				return s.Do(t, admin, "DELETE", o+"/teams/"+team(t), nil)
 			}},
