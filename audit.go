@@ -17,6 +17,7 @@ type AuditEntry struct {
 	TargetID   string
 	Fields     json.RawMessage // an object; {} when none
 	RequestID  string
+	Address    string // the client address of that request ("" outside requests)
 	CreatedAt  time.Time
 }
 
@@ -42,6 +43,21 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 func RequestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
+}
+
+type clientAddressKey struct{}
+
+// WithClientAddress returns ctx carrying the address of the client whose
+// request it serves (behind trusted proxies, the forwarded one).
+func WithClientAddress(ctx context.Context, addr string) context.Context {
+	return context.WithValue(ctx, clientAddressKey{}, addr)
+}
+
+// ClientAddress returns the client address ctx carries ("" outside
+// requests).
+func ClientAddress(ctx context.Context) string {
+	a, _ := ctx.Value(clientAddressKey{}).(string)
+	return a
 }
 
 // JobPruneAudit removes audit entries older than the retention (the

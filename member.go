@@ -53,6 +53,14 @@ type AgentInstructions struct {
 	UpdatedBy      ID
 }
 
+// MemberUpdate is the body of PATCH /orgs/{organizationId}/members/{userId}:
+// the role (null makes a guest) and, beyond the reference's body, whether
+// the membership is disabled.
+type MemberUpdate struct {
+	Role     Optional[string] `json:"role"`
+	Disabled Optional[bool]   `json:"disabled"`
+}
+
 // Access is what a caller is in one organization: the basis of every
 // permission check on it and on what it owns.
 type Access struct {
@@ -63,6 +71,7 @@ type Access struct {
 	OrgSSO         bool // the organization enforces SSO
 	OwnsTeam       bool // the caller owns at least one team
 	SSOToken       bool // the caller's token came from this organization's SSO
+	Disabled       bool // an admin disabled the caller's membership
 }
 
 // Permissions returns the caller's organization permissions.

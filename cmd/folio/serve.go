@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/httpapi"
 	"github.com/foliodocs/folio/internal/jobs"
+	"github.com/foliodocs/folio/internal/netguard"
 	"github.com/foliodocs/folio/internal/pdf"
 	"github.com/foliodocs/folio/internal/reader"
 	"github.com/foliodocs/folio/internal/seal"
@@ -50,6 +52,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	)
 	e := &env{getenv: getenv}
 	sf.register(fs, e)
+	var trustedProxies []netip.Prefix
+	trustedProxiesFlag(fs.FlagSet, e, &trustedProxies)
 	fs.StringVar(&addr, "addr", e.str("FOLIO_ADDR", "127.0.0.1:8080"), "address to listen on (FOLIO_ADDR)")
 	fs.StringVar(&publicURL, "public-url", e.str("FOLIO_PUBLIC_URL", ""),
 		"absolute URL clients reach the server at, used in every urls field; default from --addr (FOLIO_PUBLIC_URL)")
@@ -61,7 +65,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.StringVar(&adminEmail, "admin-email", e.str("FOLIO_ADMIN_EMAIL", "admin@localhost"),
 		"email of the first admin created on an empty database (FOLIO_ADMIN_EMAIL)")
 	fs.BoolVar(&importPrivate, "import-allow-private", e.boolean("FOLIO_IMPORT_ALLOW_PRIVATE", false),
-		"let content imports fetch URLs on loopback and private networks (FOLIO_IMPORT_ALLOW_PRIVATE)")
+		"let the URLs tenants supply (imports, webhooks, integration scripts and tunnels, OpenAPI, git) reach loopback and private networks; endpoints from flags never need it (FOLIO_IMPORT_ALLOW_PRIVATE)")
 	fs.StringVar(&pdfPaper, "pdf-paper", e.str("FOLIO_PDF_PAPER", "a4"),
 		"paper size of PDF exports: a4 or letter (FOLIO_PDF_PAPER); PDFs need Chromium (FOLIO_CHROMIUM, docs/pdf.md)")
 	fs.StringVar(&secretKeyFile, "secret-key-file", e.str("FOLIO_SECRET_KEY_FILE", ""),
@@ -139,7 +143,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	git := &app.GitConfig{CacheDir: gitCacheDir, AllowFile: gitFile, Timeout: gitTimeout}
+	git := &app.GitConfig{CacheDir: gitCacheDir, AllowFile: gitFile, Timeout: gitTimeout, AllowPrivate: importPrivate}
 	if git.CacheDir == "" {
 		git.CacheDir = filepath.Join(sf.data, "git-cache")
 	}
@@ -158,7 +162,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	var translator translate.Engine
 	if trEngine != "" {
 		if translator, err = translate.New(translate.Config{Engine: trEngine, URL: trURL, Model: trModel,
-			APIKey: getenv("FOLIO_TRANSLATE_API_KEY"), HTTP: httpClient}); err != nil {
+			APIKey: getenv("FOLIO_TRANSLATE_API_KEY"), HTTP: netguard.OperatorClient(0)}); err != nil {
 			return fmt.Errorf("--translate-engine: %s", describe(err))
 		}
 	}
@@ -255,7 +259,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	rd.SetCacheBytes(int(readerCache))
 	runner := jobs.NewRunner(db, logger, a.JobHandlers()).WithGiveUp(a.JobGiveUps())
 	h := httpapi.New(httpapi.Config{App: a, Logger: logger, PublicURL: publicURL, MaxBody: maxBody,
-		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive, RateLimits: limits})
+		BodyTimeout: bodyTimeout, AccessLog: accessLog, Reader: rd, JobsAlive: runner.Alive, RateLimits: limits,
+		TrustedProxies: trustedProxies})
 	observe := h.JobObserver()
 	runner.WithObserver(func(kind string, outcome jobs.Outcome, took time.Duration) { observe(kind, string(outcome), took) })
 	srv := &http.Server{

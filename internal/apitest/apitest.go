@@ -17,6 +17,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -59,6 +60,13 @@ type Options struct {
 	RateLimits httpapi.RateLimits
 	// PublicURL is the server's public URL; "" keeps PublicURL.
 	PublicURL string
+	// TrustedProxies are the proxies whose forwarding headers count (none
+	// unless set; test clients connect from 127.0.0.1).
+	TrustedProxies []netip.Prefix
+	// GuardPrivate runs with --import-allow-private off: tenant URLs on
+	// loopback and private networks are refused (test servers normally
+	// allow them, being on loopback themselves).
+	GuardPrivate bool
 }
 
 // Server is a running API over one store.
@@ -124,9 +132,9 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	}
 	publicURL := cmp.Or(opts.PublicURL, PublicURL)
 	a := app.New(app.Config{DB: db, Clock: clock, PublicURL: publicURL, Blobs: files,
-		HTTPClient: app.NewImportClient(true), ImportFetchTimeout: opts.ImportFetchTimeout, WebhookTimeout: opts.WebhookTimeout, Sealer: sealer,
+		HTTPClient: app.NewImportClient(!opts.GuardPrivate), ImportFetchTimeout: opts.ImportFetchTimeout, WebhookTimeout: opts.WebhookTimeout, Sealer: sealer,
 		ScriptLimits: scripts.Limits{CPUTime: 500 * time.Millisecond, WallTime: 10 * time.Second, Memory: 32 << 20},
-		Git:          &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true}, Translator: opts.Translator})
+		Git:          &app.GitConfig{CacheDir: t.TempDir(), AllowFile: true, AllowPrivate: !opts.GuardPrivate}, Translator: opts.Translator})
 	printer, err := pdf.New(a, publicURL, "a4")
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +142,7 @@ func New(t testing.TB, kind string, opts Options) *Server {
 	a.SetPrinter(printer)
 	s := &Server{Store: kind, DB: db, App: a, Clock: clock, PublicURL: publicURL, spec: loadSpec(t), dbConf: dbConf, Jobs: jobs.NewRunner(db, nil, a.JobHandlers()).WithGiveUp(a.JobGiveUps())}
 	h := httpapi.New(httpapi.Config{App: a, MaxBody: opts.MaxBody, BodyTimeout: opts.BodyTimeout, PublicURL: publicURL,
-		RateLimits: opts.RateLimits})
+		RateLimits: opts.RateLimits, TrustedProxies: opts.TrustedProxies})
 	s.Handler = h
 	ts := httptest.NewUnstartedServer(h)
 	ts.Config.ConnState = h.ConnState

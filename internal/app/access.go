@@ -13,6 +13,8 @@ var errOrgNotFound = folio.Errorf(folio.NotFound, "organization not found")
 // confined to.
 var errScoped = folio.Errorf(folio.Forbidden, "this token was issued by an organization's single sign-on and works only inside that organization")
 
+var errMemberDisabled = folio.Errorf(folio.Forbidden, "your membership of this organization is disabled: an admin of the organization can enable it again")
+
 var errSSORequired = folio.Errorf(folio.Forbidden, "this organization requires single sign-on: sign in through one of its SAML providers")
 
 // access loads what the caller is in an organization and applies the SSO
@@ -24,6 +26,11 @@ func access(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.
 	a, err := store.OrgAccess(ctx, tx, orgID, caller.UserID)
 	if err != nil {
 		return a, err
+	}
+	if a.Disabled {
+		// Every token of a disabled member, and every sign-in token its
+		// SSO handed out, stops working here from the next request.
+		return a, errMemberDisabled
 	}
 	a.SSOToken = caller.Org == orgID
 	if a.SSOBlocked() {

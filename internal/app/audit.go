@@ -28,7 +28,7 @@ func actorOf(c folio.Caller) string {
 // fields holds what changed; callers never put a secret in it.
 func audit(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.ID, action, targetType, targetID string, fields map[string]any) error {
 	e := &folio.AuditEntry{ID: folio.NewID(), OrgID: orgID, Actor: actorOf(caller), Action: action, TargetType: targetType,
-		TargetID: targetID, RequestID: folio.RequestID(ctx)}
+		TargetID: targetID, RequestID: folio.RequestID(ctx), Address: folio.ClientAddress(ctx)}
 	if fields != nil {
 		e.Fields, _ = json.Marshal(fields)
 	}

@@ -1,10 +1,5 @@
 package app
 
-import "net/netip"
-
-// PublicAddressForTest exposes publicAddress to the external tests.
-func PublicAddressForTest(s string) bool { return publicAddress(netip.MustParseAddr(s)) }
-
 // SetGCAfterMarkForTest runs f between the mark and the sweep of each
 // garbage collection of a.
 func SetGCAfterMarkForTest(a *App, f func()) { a.gcAfterMark = f }

@@ -15,6 +15,7 @@ import (
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/gitrepo"
 	"github.com/foliodocs/folio/internal/gitsync"
+	"github.com/foliodocs/folio/internal/netguard"
 	"github.com/foliodocs/folio/internal/store"
 )
 
@@ -29,6 +30,11 @@ type GitConfig struct {
 	// refuses them. SSHKnownHosts (known_hosts lines) is required with it:
 	// host keys are always checked.
 	SSHKey, SSHKnownHosts []byte
+	// AllowPrivate lets ssh repositories be on loopback and private
+	// networks (--import-allow-private); otherwise the host's addresses go
+	// through netguard like every tenant URL (http(s) goes through the
+	// app's guarded client).
+	AllowPrivate bool
 	// MaxBytes caps what one sync fetches and reads; 0 selects
 	// DefaultGitMaxBytes.
 	MaxBytes int64
@@ -1059,8 +1065,12 @@ func (a *App) setupGit(cfg GitConfig) {
 	}
 	hc := *a.http
 	hc.Timeout = 0
-	c, err := gitrepo.New(gitrepo.Options{CacheDir: cfg.CacheDir, HTTP: &hc, AllowFile: cfg.AllowFile, SSHKey: cfg.SSHKey, SSHKnownHosts: cfg.SSHKnownHosts,
-		MaxBytes: cfg.MaxBytes, Timeout: cfg.Timeout})
+	opts := gitrepo.Options{CacheDir: cfg.CacheDir, HTTP: &hc, AllowFile: cfg.AllowFile, SSHKey: cfg.SSHKey, SSHKnownHosts: cfg.SSHKnownHosts,
+		MaxBytes: cfg.MaxBytes, Timeout: cfg.Timeout}
+	if !cfg.AllowPrivate {
+		opts.CheckAddress = netguard.Check
+	}
+	c, err := gitrepo.New(opts)
 	if err != nil {
 		a.logger.Error("git sync is off: its client could not be set up", "error", err.Error())
 		return

@@ -6,19 +6,17 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
 	"github.com/foliodocs/folio/internal/importer"
+	"github.com/foliodocs/folio/internal/netguard"
 	"github.com/foliodocs/folio/internal/store"
 )
 
@@ -376,8 +374,7 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 	req.Header.Set("User-Agent", "folio-import/1")
 	resp, err := a.http.Do(req)
 	if err != nil {
-		var blocked *blockedAddressError
-		if errors.As(err, &blocked) {
+		if netguard.IsBlocked(err) {
 			return nil, "", folio.FieldErrorf("url", "url points to a private network address, which imports may not fetch")
 		}
 		if isTimeout(err) {
@@ -457,82 +454,9 @@ func decodeDataURL(s string, limit int64) ([]byte, string, error) {
 	return body, "", nil
 }
 
-// nonPublic lists the address ranges imports may not reach besides
-// loopback, private, link-local, multicast and unspecified ones: "this
-// network", shared address space (carrier-grade NAT, Tailscale, some cloud
-// metadata services), IETF protocol assignments, benchmarking, and the
-// IPv6 prefixes that embed IPv4 addresses (checked on the embedded one).
-var nonPublic = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),
-	netip.MustParsePrefix("100.64.0.0/10"),
-	netip.MustParsePrefix("192.0.0.0/24"),
-	netip.MustParsePrefix("198.18.0.0/15"),
-	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("fc00::/7"),
-}
-
-// publicAddress reports whether ip is on the public internet.
-func publicAddress(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach the IPv4 address
-	// they embed.
-	if ip.Is6() {
-		b := ip.As16()
-		switch {
-		case netip.MustParsePrefix("64:ff9b::/96").Contains(ip):
-			return publicAddress(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
-		case netip.MustParsePrefix("2002::/16").Contains(ip):
-			return publicAddress(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
-		}
-	}
-	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() {
-		return false
-	}
-	for _, p := range nonPublic {
-		if p.Contains(ip) {
-			return false
-		}
-	}
-	return true
-}
-
-// blockedAddressError is returned by the import dialer for addresses that
-// are not on the public internet.
-type blockedAddressError struct{ ip net.IP }
-
-func (e *blockedAddressError) Error() string { return "address " + e.ip.String() + " is not public" }
-
-// NewImportClient returns the HTTP client imports use: a time limit, at most
-// five redirects and, unless allowPrivate, no connections to loopback,
-// private, link-local or unspecified addresses, checked on the address
-// actually dialed, so DNS answers cannot smuggle them in.
+// NewImportClient returns the client of tenant-supplied URLs (imports,
+// webhooks, scripts, OpenAPI and git): netguard's, with the import time
+// limit; allowPrivate is the operator's --import-allow-private.
 func NewImportClient(allowPrivate bool) *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second}
-	if !allowPrivate {
-		dialer.Control = func(network, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			ip, err := netip.ParseAddr(host)
-			if err != nil || !publicAddress(ip) {
-				return &blockedAddressError{ip: net.ParseIP(host)}
-			}
-			return nil
-		}
-	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.DialContext = dialer.DialContext
-	tr.Proxy = nil
-	return &http.Client{Timeout: DefaultImportFetchTimeout, Transport: tr,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return fmt.Errorf("too many redirects")
-			}
-			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-				return fmt.Errorf("redirect to a %s URL", req.URL.Scheme)
-			}
-			return nil
-		}}
+	return netguard.NewClient(DefaultImportFetchTimeout, allowPrivate)
 }

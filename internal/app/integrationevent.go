@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -155,7 +156,14 @@ func (a *App) DispatchIntegrationEventJob(ctx context.Context, payload string) e
 	useTunnel := i.DevTunnelURL != "" && (i.DevAll || d.inst == nil || d.inst.OrganizationID == i.OrganizationID)
 	switch {
 	case useTunnel:
-		at := a.webhookClient().DeliverEvent(ctx, i.DevTunnelURL, nil, d.event.ID, event, env, nil)
+		// Signed with the integration's signing secret, which the
+		// environment gives the receiver to check it with.
+		secret, _ := a.signingSecret("integration", i.Name)
+		var key []byte
+		if secret != "" {
+			key = []byte(secret)
+		}
+		at := a.webhookClient().DeliverEvent(ctx, i.DevTunnelURL, key, d.event.ID, event, env, nil)
 		return a.finishIntegrationEvent(ctx, d.event, attemptLogs(at, "the development tunnel"), at.OK(), at.Retry)
 	case i.Script == "":
 		return a.finishIntegrationEvent(ctx, d.event, []folio.IntegrationEventLog{{Level: "info",
@@ -227,9 +235,13 @@ func (a *App) integrationEnvironment(ctx context.Context, d *dispatch) ([]byte, 
 		"apiEndpoint": a.publicURL,
 		"integration": map[string]any{"name": i.Name, "version": i.Version, "scopes": i.Scopes, "target": i.Target,
 			"urls": map[string]any{"publicEndpoint": a.publicURL + "/v1" + endpointPath(i.Name, "", "", "")}},
-		"secrets":        d.secrets,
-		"signingSecrets": map[string]any{},
-		"apiTokens":      map[string]any{},
+		"secrets":   d.secrets,
+		"apiTokens": map[string]any{},
+	}
+	signing := map[string]string{}
+	env["signingSecrets"] = signing
+	if s, ok := a.signingSecret("integration", i.Name); ok {
+		signing["integration"] = s
 	}
 	if d.secrets == nil {
 		env["secrets"] = map[string]string{}
@@ -244,6 +256,9 @@ func (a *App) integrationEnvironment(ctx context.Context, d *dispatch) ([]byte, 
 		}
 		if tok != "" {
 			env["apiTokens"] = map[string]any{"installation": tok}
+		}
+		if s, ok := a.signingSecret("installation", d.inst.ID); ok {
+			signing["installation"] = s
 		}
 	}
 	// A space or site event carries its link's configuration too.
@@ -266,6 +281,9 @@ func (a *App) integrationEnvironment(ctx context.Context, d *dispatch) ([]byte, 
 			env[kind+"Installation"] = map[string]any{kind: id, "status": ti.Status, "configuration": ti.Configuration,
 				"externalIds": ti.ExternalIDs,
 				"urls":        map[string]any{"publicEndpoint": a.publicURL + "/v1" + endpointPath(i.Name, d.inst.ID, kind, id)}}
+			if s, ok := a.signingSecret(kind+"Installation", d.inst.ID+"/"+id); ok {
+				signing[kind+"Installation"] = s
+			}
 		}
 	}
 	return json.Marshal(env)
@@ -279,4 +297,17 @@ func (a *App) runIntegrationScript(ctx context.Context, d *dispatch, event, env 
 			Message: "this server does not run integration scripts", Timestamp: a.clock.Now()}}, false, false)
 	}
 	return a.runScript(ctx, a.scriptRunner, d, event, env)
+}
+
+// signingSecret is the signing secret of an integration, an installation
+// or a space or site installation (kind, as the environment names it, and
+// its id): derived from the server key, so every server agrees on it
+// without storing it, and it changes only with the key. Without a server
+// key there is none (false), and events carry no signing secrets.
+func (a *App) signingSecret(kind, id string) (string, bool) {
+	b, err := a.sealer.Derive("signing-secret:" + kind + ":" + id)
+	if err != nil {
+		return "", false
+	}
+	return hex.EncodeToString(b), true
 }

@@ -35,11 +35,12 @@ func (a *App) GetMember(ctx context.Context, caller folio.Caller, orgID, userID 
 }
 
 // errLastAdmin refuses to leave an organization without an admin.
-var errLastAdmin = folio.Errorf(folio.Conflict, "the last admin of an organization cannot be demoted or removed; make another member admin first")
+var errLastAdmin = folio.Errorf(folio.Conflict, "the last admin of an organization cannot be demoted, disabled or removed; make another member admin first")
 
-// checkNotLastAdmin returns errLastAdmin when target is the only admin.
+// checkNotLastAdmin returns errLastAdmin when target is the only admin
+// whose membership is enabled.
 func checkNotLastAdmin(ctx context.Context, tx *store.Tx, orgID folio.ID, target *folio.MemberView) error {
-	if target.Role != folio.RoleAdmin {
+	if target.Role != folio.RoleAdmin || target.Disabled {
 		return nil
 	}
 	n, err := store.CountAdmins(ctx, tx, orgID)
@@ -69,34 +70,63 @@ func clientRole(field string, o folio.Optional[string], required string) (folio.
 // UpdateMemberRole changes a member's role to the one the client sent
 // (null makes a guest). Admins only; the last admin cannot be demoted
 // (Conflict).
-func (a *App) UpdateMemberRole(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, newRole folio.Optional[string]) (m *folio.MemberView, err error) {
+func (a *App) UpdateMemberRole(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, newRole folio.Optional[string]) (*folio.MemberView, error) {
+	return a.UpdateMember(ctx, caller, orgID, userID, &folio.MemberUpdate{Role: newRole})
+}
+
+// UpdateMember changes a member's role (null makes a guest) and disables
+// or re-enables the membership. Admins only; the last enabled admin cannot
+// be demoted or disabled (Conflict). A disabled member's tokens stop
+// working in the organization at once (access.go).
+func (a *App) UpdateMember(ctx context.Context, caller folio.Caller, orgID, userID folio.ID, u *folio.MemberUpdate) (m *folio.MemberView, err error) {
 	err = a.write(ctx, caller, orgID, func(tx *store.Tx, acc folio.Access) error {
-		if err := require(acc.Permissions().Admin, "only organization admins can change roles"); err != nil {
+		if err := require(acc.Permissions().Admin, "only organization admins can change members"); err != nil {
 			return err
 		}
-		role, err := clientRole("role", newRole, "role is required (null makes the member a guest)")
-		if err != nil {
-			return err
+		if !u.Role.Set && !u.Disabled.Set {
+			return folio.FieldErrorf("role", "role is required (null makes the member a guest)")
+		}
+		if u.Disabled.Set && u.Disabled.Null {
+			return folio.FieldErrorf("disabled", "disabled must be a boolean")
 		}
 		target, err := store.GetMember(ctx, tx, orgID, userID)
 		if err != nil {
 			return err
 		}
-		if role != folio.RoleAdmin {
+		role := target.Role
+		if u.Role.Set {
+			if role, err = clientRole("role", u.Role, ""); err != nil {
+				return err
+			}
+		}
+		disable := u.Disabled.Set && u.Disabled.Value && !target.Disabled
+		if role != folio.RoleAdmin || disable {
 			if err := checkNotLastAdmin(ctx, tx, orgID, target); err != nil {
 				return err
 			}
 		}
-		if err := store.SetMemberRole(ctx, tx, orgID, userID, role); err != nil {
-			return err
-		}
 		if role != target.Role {
+			if err := store.SetMemberRole(ctx, tx, orgID, userID, role); err != nil {
+				return err
+			}
 			if err := emit(ctx, tx, orgID, "", folio.EventMemberUpdated, map[string]any{"organizationId": orgID,
 				"userId": userID, "role": roleName(role), "previousRole": roleName(target.Role)}); err != nil {
 				return err
 			}
 			if err := audit(ctx, tx, caller, orgID, "member.role_updated", "member", userID,
 				map[string]any{"role": roleName(role), "previousRole": roleName(target.Role)}); err != nil {
+				return err
+			}
+		}
+		if u.Disabled.Set && u.Disabled.Value != target.Disabled {
+			if err := store.SetMemberDisabled(ctx, tx, orgID, userID, u.Disabled.Value); err != nil {
+				return err
+			}
+			action := "member.enabled"
+			if u.Disabled.Value {
+				action = "member.disabled"
+			}
+			if err := audit(ctx, tx, caller, orgID, action, "member", userID, map[string]any{"role": roleName(role)}); err != nil {
 				return err
 			}
 		}

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/netguard"
 	"github.com/foliodocs/folio/internal/store"
 )
 
@@ -466,9 +466,8 @@ func (a *App) fetchOpenAPI(ctx context.Context, raw string) ([]byte, error) {
 	req.Header.Set("Accept", "application/json, application/yaml, text/yaml, */*")
 	resp, err := a.http.Do(req)
 	if err != nil {
-		var blocked *blockedAddressError
 		switch {
-		case errors.As(err, &blocked):
+		case netguard.IsBlocked(err):
 			return nil, fail(folio.OpenAPIFetchError, "fetching %s refused: it points to a private network address", raw)
 		case isTimeout(err):
 			return nil, fail(folio.OpenAPIFetchTimeout, "fetching %s timed out after %s", raw, a.fetchTimeout)

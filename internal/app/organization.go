@@ -34,13 +34,10 @@ func (a *App) GetOrganization(ctx context.Context, caller folio.Caller, id folio
 	if !caller.InScope(id) {
 		return nil, errOrgNotFound
 	}
-	err = a.db.Read(ctx, func(tx *store.Tx) error {
+	err = a.read(ctx, caller, id, func(tx *store.Tx, _ folio.Access) error {
 		v, err = store.GetOrganizationView(ctx, tx, id, caller.UserID)
 		return err
 	})
-	if err == nil && v.Access(caller).SSOBlocked() {
-		return nil, errSSORequired
-	}
 	return v, err
 }
 
@@ -96,8 +93,15 @@ func (a *App) UpdateOrganization(ctx context.Context, caller folio.Caller, id fo
 			return err
 		}
 		if u.DefaultContent.Present() {
-			// Sites do not exist yet, so no site can be the default content.
-			return folio.FieldErrorf("defaultContent", "defaultContent: site %s not found in the organization", u.DefaultContent.Value.Site)
+			// The default content is a site of this organization; another
+			// organization's site is answered as if it did not exist.
+			_, err := store.GetSite(ctx, tx, id, u.DefaultContent.Value.Site)
+			if folio.IsNotFound(err) {
+				return folio.FieldErrorf("defaultContent", "defaultContent: site %s not found in the organization", u.DefaultContent.Value.Site)
+			}
+			if err != nil {
+				return err
+			}
 		}
 		if u.MergeRules.Present() {
 			if err := checkMembers(ctx, tx, id, u.MergeRules.Value.UserIDs()); err != nil {
@@ -106,6 +110,9 @@ func (a *App) UpdateOrganization(ctx context.Context, caller folio.Caller, id fo
 		}
 		if !u.Empty() {
 			if err := store.UpdateOrganization(ctx, tx, id, u); err != nil {
+				return err
+			}
+			if err := audit(ctx, tx, caller, id, "organization.updated", "organization", id, auditChanges(u)); err != nil {
 				return err
 			}
 		}

@@ -363,7 +363,9 @@ func (a *App) SAMLLogin(ctx context.Context, orgID, id folio.ID, samlResponse, s
 		u, err := store.GetUserByEmail(ctx, tx, nu.Email)
 		switch {
 		case err == nil:
-			if _, err := store.MemberRole(ctx, tx, orgID, u.ID); err != nil {
+			if m, err := store.GetMember(ctx, tx, orgID, u.ID); err == nil && m.Disabled {
+				return errMemberDisabled
+			} else if err != nil {
 				if folio.IsNotFound(err) {
 					return folio.Errorf(folio.Invalid, "the account %s exists but is not a member of this organization: "+
 						"an admin must invite it before it can sign in through the organization's SSO", nu.Email)

@@ -159,7 +159,8 @@ func (a *App) CreateSite(ctx context.Context, caller folio.Caller, orgID folio.I
 		}
 		s.SiteSpaces = len(in.Spaces)
 		v = &folio.SiteView{Site: s, Manage: true}
-		return nil
+		return audit(ctx, tx, caller, orgID, "site.created", "site", s.ID,
+			map[string]any{"title": s.Title, "visibility": s.Visibility, "spaces": len(in.Spaces)})
 	})
 	return v, err
 }
@@ -270,6 +271,16 @@ func (a *App) DeleteSite(ctx context.Context, caller folio.Caller, orgID, id fol
 		}
 		if existed, err = store.DeleteSite(ctx, tx, orgID, id); err != nil || !existed {
 			return err
+		}
+		// The organization's default content stops pointing at it.
+		o, err := store.GetOrganization(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		if o.DefaultContent != nil && o.DefaultContent.Site == id {
+			if err := store.UpdateOrganization(ctx, tx, orgID, &folio.OrganizationUpdate{DefaultContent: folio.Null[folio.SitePointer]()}); err != nil {
+				return err
+			}
 		}
 		return audit(ctx, tx, caller, orgID, "site.deleted", "site", id, nil)
 	})

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/foliodocs/folio"
@@ -135,6 +136,9 @@ func (a *App) RenameTeam(ctx context.Context, caller folio.Caller, orgID, teamID
 		if err := store.RenameTeam(ctx, tx, teamID, title); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "team.updated", "team", teamID, map[string]any{"title": title}); err != nil {
+			return err
+		}
 		v, err = store.GetTeam(ctx, tx, acc, teamID)
 		return err
 	})
@@ -201,14 +205,27 @@ func (a *App) UpdateTeamMembers(ctx context.Context, caller folio.Caller, orgID,
 				}
 			}
 		}
+		roles := map[folio.ID]string{}
 		for r, m := range u.Memberships {
 			if !removed[ids[r]] {
 				if err := store.SetTeamMember(ctx, tx, orgID, teamID, ids[r], folio.TeamRole(m.Role)); err != nil {
 					return err
 				}
+				roles[ids[r]] = string(m.Role)
 			}
 		}
-		return nil
+		added, gone := []folio.ID{}, []folio.ID{}
+		for _, r := range u.Add {
+			if !removed[ids[r]] {
+				added = append(added, ids[r])
+			}
+		}
+		for id := range removed {
+			gone = append(gone, id)
+		}
+		slices.Sort(gone)
+		return audit(ctx, tx, caller, orgID, "team.members_updated", "team", teamID,
+			map[string]any{"added": added, "removed": gone, "roles": roles})
 	})
 }
 

@@ -377,7 +377,13 @@ func (a *App) UpdateSitePublishingAuth(ctx context.Context, caller folio.Caller,
 			auth.FallbackURL = u.FallbackURL.Value // "" for null
 		}
 		auth.UpdatedAt = tx.Now
-		return store.SetSitePublishingAuth(ctx, tx, auth)
+		if err := store.SetSitePublishingAuth(ctx, tx, auth); err != nil {
+			return err
+		}
+		// The fallback URL is public (visitors are sent there); the key
+		// never goes in.
+		return audit(ctx, tx, caller, orgID, "site.publishing_auth_updated", "site", siteID,
+			map[string]any{"backend": auth.Backend, "fallbackURL": auth.FallbackURL})
 	})
 	return auth, err
 }
@@ -396,7 +402,10 @@ func (a *App) RegenerateSitePublishingAuth(ctx context.Context, caller folio.Cal
 			return err
 		}
 		auth.UpdatedAt = tx.Now
-		return store.SetSitePublishingAuth(ctx, tx, auth)
+		if err := store.SetSitePublishingAuth(ctx, tx, auth); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "site.publishing_auth_regenerated", "site", siteID, nil)
 	})
 	return auth, err
 }

@@ -45,6 +45,9 @@ var forbidden = map[string][]string{
 	"internal/scripts": {"internal/app", "internal/store", "internal/httpapi", "internal/content", "internal/wire", "internal/jobs"}, // QuickJS, esbuild, lru and the standard library
 	"internal/lru":     {"internal/"},                                                                                                // golang.org/x/sync and the standard library
 	"internal/editor":  {"internal/"},                                                                                                // the page editor's assets; the standard library only
+
+	// outbound requests
+	"internal/netguard": {"internal/"}, // standard library only
 }
 
 func TestImportRules(t *testing.T) {

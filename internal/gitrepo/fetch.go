@@ -70,6 +70,9 @@ func (c *Client) FetchTree(ctx context.Context, r Remote, cacheID string, read f
 			return nil, c.mapError(ctx, ep, err)
 		}
 	} else {
+		if err := c.pinSSH(ctx, ep); err != nil {
+			return nil, err
+		}
 		st := &opState{http: c.o.HTTP, budget: c.o.MaxBytes}
 		ctx = withOp(ctx, st)
 		rc, err := c.openCache(ctx, cacheID, ep, st)
@@ -160,7 +163,7 @@ func (t *Tree) BytesRead() int64 { return t.w.bytes }
 // hash, or the zero hash when the remote has no such branch (the cached one
 // is then deleted).
 func (c *Client) fetchRef(ctx context.Context, rc *repoCache, ep *endpoint) (plumbing.Hash, error) {
-	remote := git.NewRemote(rc.sto, &config.RemoteConfig{Name: "origin", URLs: []string{ep.url}})
+	remote := git.NewRemote(rc.sto, &config.RemoteConfig{Name: "origin", URLs: []string{ep.dialURL()}})
 	spec := config.RefSpec("+" + ep.ref.String() + ":" + ep.ref.String())
 	opts := &git.FetchOptions{
 		RemoteName: "origin",

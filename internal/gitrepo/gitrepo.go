@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,6 +66,11 @@ type Options struct {
 	// host key must match. ssh is refused without it: host keys are never
 	// accepted blindly.
 	SSHKnownHosts []byte
+	// CheckAddress, when set, vets each address an ssh remote's host name
+	// resolves to (an error refuses it): the connection goes to the first
+	// address it accepts, pinned, so a second lookup cannot change it.
+	// http(s) is guarded by HTTP's dialer instead.
+	CheckAddress func(netip.Addr) error
 	// MaxBytes caps the bytes received by one operation (the pack, and for
 	// http every response) and the total size of the files of a tree read
 	// into memory or pushed. 0 means DefaultMaxBytes.

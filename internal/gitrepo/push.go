@@ -55,6 +55,9 @@ func (c *Client) Push(ctx context.Context, r Remote, cacheID, parent string, fil
 
 	ctx, cancel := c.opContext(ctx)
 	defer cancel()
+	if err := c.pinSSH(ctx, ep); err != nil {
+		return "", err
+	}
 	st := &opState{http: c.o.HTTP, budget: c.o.MaxBytes}
 	ctx = withOp(ctx, st)
 	rc, err := c.openCache(ctx, cacheID, ep, st)
@@ -112,7 +115,7 @@ func (c *Client) Push(ctx context.Context, r Remote, cacheID, parent string, fil
 	if force {
 		spec = "+" + spec
 	}
-	remote := git.NewRemote(rc.sto, &config.RemoteConfig{Name: "origin", URLs: []string{ep.url}})
+	remote := git.NewRemote(rc.sto, &config.RemoteConfig{Name: "origin", URLs: []string{ep.dialURL()}})
 	err = remote.PushContext(ctx, &git.PushOptions{
 		RemoteName: "origin",
 		RefSpecs:   []config.RefSpec{config.RefSpec(spec)},

@@ -8,6 +8,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"net"
+	"net/netip"
 	"os/exec"
 	"strings"
 	"testing"
@@ -135,6 +136,42 @@ func TestSSH(t *testing.T) {
 			t.Errorf("tree (-want +got):\n%s", diff)
 		}
 	})
+	// The address check vets what the host resolves to before any
+	// connection; the connection goes to the address it accepted, and the
+	// host key is still looked up under the URL's host name.
+	t.Run("address refused", func(t *testing.T) {
+		var vetted []netip.Addr
+		c := newClient(t, func(o *gitrepo.Options) {
+			o.SSHKey, o.SSHKnownHosts = keyPEM, []byte(line+"\n")
+			o.CheckAddress = func(a netip.Addr) error { vetted = append(vetted, a); return errors.New("not public") }
+		})
+		_, err := c.Fetch(context.Background(), r, "")
+		if !errors.Is(err, gitrepo.ErrNotAllowed) || !strings.Contains(err.Error(), "private network address") || len(vetted) != 1 {
+			t.Fatalf("err = %v (vetted %v), want ErrNotAllowed", err, vetted)
+		}
+	})
+	t.Run("pinned by name", func(t *testing.T) {
+		_, port, _ := net.SplitHostPort(addr)
+		byName := knownhosts.Line([]string{knownhosts.Normalize("localhost:" + port)}, hostKeyOf(t, line))
+		var vetted []netip.Addr
+		c := newClient(t, func(o *gitrepo.Options) {
+			o.SSHKey, o.SSHKnownHosts = keyPEM, []byte(byName+"\n")
+			o.CheckAddress = func(a netip.Addr) error {
+				vetted = append(vetted, a)
+				if a != netip.MustParseAddr("127.0.0.1") {
+					return errors.New("refused")
+				}
+				return nil
+			}
+		})
+		got, err := c.Fetch(context.Background(), gitrepo.Remote{URL: "ssh://git@localhost:" + port + dir, Ref: "refs/heads/main"}, "")
+		if err != nil {
+			t.Fatalf("fetch by name: %v (vetted %v)", err, vetted)
+		}
+		if got.Empty || len(vetted) == 0 {
+			t.Fatalf("fetched %+v, vetted %v", got, vetted)
+		}
+	})
 	t.Run("unknown host key", func(t *testing.T) {
 		_, otherPriv, _ := ed25519.GenerateKey(rand.Reader)
 		other, _ := ssh.NewSignerFromKey(otherPriv)
@@ -152,4 +189,14 @@ func TestSSH(t *testing.T) {
 			t.Fatalf("err = %v, want ErrAuth", err)
 		}
 	})
+}
+
+// hostKeyOf reads the key of a known_hosts line.
+func hostKeyOf(t *testing.T, line string) ssh.PublicKey {
+	t.Helper()
+	_, _, key, _, _, err := ssh.ParseKnownHosts([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
 }

@@ -56,6 +56,7 @@ func Redact(rawURL string) string {
 // credentials), its auth method and the secrets to scrub from errors.
 type endpoint struct {
 	url      string // credential-free
+	dial     string // the URL go-git connects to: url, or for ssh with its host pinned to a vetted address
 	redacted string
 	ref      plumbing.ReferenceName
 	auth     transport.AuthMethod

@@ -21,6 +21,7 @@ type auditEntry struct {
 	} `json:"target"`
 	Fields    json.RawMessage `json:"fields"`
 	RequestID string          `json:"requestId,omitempty"`
+	Address   string          `json:"address,omitempty"` // the client's
 	CreatedAt string          `json:"createdAt"`
 }
 
@@ -52,7 +53,7 @@ func (s *Server) listAuditLog(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, wire.NewList(l, func(e *folio.AuditEntry) auditEntry {
 		out := auditEntry{Object: "audit-entry", ID: e.ID, Actor: e.Actor, Action: e.Action, Fields: e.Fields,
-			RequestID: e.RequestID, CreatedAt: wire.Time(e.CreatedAt)}
+			RequestID: e.RequestID, Address: e.Address, CreatedAt: wire.Time(e.CreatedAt)}
 		out.Target.Type, out.Target.ID = e.TargetType, e.TargetID
 		return out
 	}))

@@ -46,7 +46,7 @@ func TestAuditLog(t *testing.T) {
 		for i := len(entries) - 1; i >= 0; i-- {
 			actions = append(actions, entries[i].Action)
 		}
-		want := "member.added space.created member.role_updated webhook.created site.published site.visibility_updated space.deleted member.removed"
+		want := "member.added space.created member.role_updated webhook.created site.created site.published site.visibility_updated space.deleted member.removed"
 		if got := strings.Join(actions, " "); got != want {
 			t.Fatalf("actions %q, want %q", got, want)
 		}
@@ -67,9 +67,9 @@ func TestAuditLog(t *testing.T) {
 		}{
 			{"?action=member.role_updated", 1},
 			{"?target=" + user.ID, 3},
-			{"?actor=" + adminID, 7},
+			{"?actor=" + adminID, 8},
 			{"?actor=nobody", 0},
-			{"?from=" + url.QueryEscape(start.Add(-time.Hour).Format(time.RFC3339)), 8},
+			{"?from=" + url.QueryEscape(start.Add(-time.Hour).Format(time.RFC3339)), 9},
 			{"?to=" + url.QueryEscape(start.Add(-time.Hour).Format(time.RFC3339)), 0},
 			{"?limit=2", 2},
 		} {
@@ -144,7 +144,7 @@ func TestAuditLogCoversContentAccessAndTokens(t *testing.T) {
 			}
 		}
 		want := "collection.created collection.created collection.updated collection.moved space.created space.updated space.moved " +
-			"collection.deleted space.git_sync_import site.share_link_created site.share_link_updated site.share_link_deleted " +
+			"collection.deleted space.git_sync_import site.created site.share_link_created site.share_link_updated site.share_link_deleted " +
 			"invite_link.created invite_link.updated invite_link.deleted token.created token.revoked"
 		if got := strings.Join(actions, " "); got != want {
 			t.Fatalf("actions\n%s\nwant\n%s", got, want)

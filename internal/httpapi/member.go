@@ -47,13 +47,11 @@ func (s *Server) getMemberInOrganizationByID(w http.ResponseWriter, r *http.Requ
 }
 
 func (s *Server) updateMemberInOrganizationByID(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		Role folio.Optional[string] `json:"role"`
-	}
+	var in folio.MemberUpdate
 	if err := decode(r, &in); err != nil {
 		return err
 	}
-	m, err := s.app.UpdateMemberRole(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("userId"), in.Role)
+	m, err := s.app.UpdateMember(r.Context(), caller(r), r.PathValue("organizationId"), r.PathValue("userId"), &in)
 	if err != nil {
 		return err
 	}

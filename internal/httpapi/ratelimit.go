@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"cmp"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -60,16 +59,6 @@ var sensitiveRoutes = map[string]bool{
 	"GET /v1/orgs/{organizationId}/saml/{samlProviderId}/start": true,
 	"POST /v1/orgs/{organizationId}/saml/{samlProviderId}/acs":  true,
 	"POST /v1/orgs/{organizationId}/invites/{inviteId}":         true,
-}
-
-// clientAddress is the request's peer address (no proxy header is
-// trusted: put limits on the proxy, or run without them, behind one).
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // tokenKey names a caller's token for its limit.

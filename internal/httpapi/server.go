@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/buildinfo"
+	"github.com/foliodocs/folio/internal/ratelimit"
 	"github.com/foliodocs/folio/internal/reader"
 	"github.com/foliodocs/folio/internal/wire"
 	"github.com/prometheus/client_golang/prometheus"
@@ -48,6 +50,10 @@ type Config struct {
 	JobsAlive func() time.Time
 	// RateLimits bound request rates; the zero value leaves them off.
 	RateLimits RateLimits
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For or
+	// Forwarded headers give the client address (clientaddr.go); from
+	// other peers those headers are ignored.
+	TrustedProxies []netip.Prefix
 }
 
 // Reader is the published-site reader: it claims the requests it Matches.
@@ -72,6 +78,7 @@ type Server struct {
 	jobsAlive func() time.Time
 	table     []Route        // every route handle registered, in order
 	build     buildinfo.Info // what /healthz and folio_build_info report
+	proxies   proxies
 }
 
 // New builds the handler with every route registered.
@@ -92,6 +99,7 @@ func New(cfg Config) *Server {
 	}
 	s.metrics = newMetrics(s.build)
 	s.jobsAlive = cfg.JobsAlive
+	s.proxies = cfg.TrustedProxies
 	if cfg.App != nil {
 		s.jobs = newJobMetrics(cfg.App)
 		s.metrics.reg.MustRegister(s.jobs, newCacheMetrics(cfg.App))
@@ -131,6 +139,8 @@ func (s *Server) serveReader(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rid := requestID(r)
 	w.Header().Set("X-Request-Id", rid)
+	addr := s.proxies.clientAddress(r)
+	r = r.WithContext(folio.WithClientAddress(r.Context(), addr))
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		if p := recover(); p != nil {
@@ -145,7 +155,7 @@ func (s *Server) serveReader(w http.ResponseWriter, r *http.Request) {
 		}
 		s.observe(r, "reader", sw.status, start)
 	}()
-	if err := s.limits.check(sw, s.limits.address, clientAddress(r)); err != nil {
+	if err := s.limits.check(sw, s.limits.address, ratelimit.AddressKey(addr)); err != nil {
 		sw.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		sw.WriteHeader(http.StatusTooManyRequests)
 		fmt.Fprintln(sw, folio.MessageOf(err))
@@ -198,8 +208,9 @@ type ctxKey struct{}
 // context under one key (one context value and one request copy per
 // request, not one per field).
 type reqState struct {
-	id     string
-	caller folio.Caller
+	id      string
+	address string // the client's (clientaddr.go)
+	caller  folio.Caller
 }
 
 func stateOf(ctx context.Context) *reqState {
@@ -223,8 +234,9 @@ func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler 
 		start := time.Now()
 		rid := requestID(r)
 		w.Header().Set("X-Request-Id", rid)
-		st := &reqState{id: rid}
-		r = r.WithContext(folio.WithRequestID(context.WithValue(r.Context(), ctxKey{}, st), rid))
+		st := &reqState{id: rid, address: s.proxies.clientAddress(r)}
+		ctx := folio.WithRequestID(context.WithValue(r.Context(), ctxKey{}, st), rid)
+		r = r.WithContext(folio.WithClientAddress(ctx, st.address))
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
@@ -254,7 +266,7 @@ func (s *Server) wrap(route string, kind routeKind, h handlerFunc) http.Handler 
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, route string, kind routeKind, params []pathParam, h handlerFunc) error {
 	if sensitiveRoutes[route] {
-		if err := s.limits.check(w, s.limits.sensitive, clientAddress(r)); err != nil {
+		if err := s.limits.check(w, s.limits.sensitive, ratelimit.AddressKey(st.address)); err != nil {
 			return err
 		}
 	}
@@ -270,7 +282,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, rou
 		c, err := s.authenticate(r)
 		if err != nil {
 			// Guessing tokens costs the address's budget.
-			if lerr := s.limits.check(w, s.limits.address, clientAddress(r)); lerr != nil {
+			if lerr := s.limits.check(w, s.limits.address, ratelimit.AddressKey(st.address)); lerr != nil {
 				return lerr
 			}
 			return err
@@ -292,7 +304,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, st *reqState, rou
 		}
 	}
 	if st.caller == (folio.Caller{}) && !sensitiveRoutes[route] {
-		if err := s.limits.check(w, s.limits.address, clientAddress(r)); err != nil {
+		if err := s.limits.check(w, s.limits.address, ratelimit.AddressKey(st.address)); err != nil {
 			return err
 		}
 	}
@@ -381,7 +393,7 @@ func (s *Server) observe(r *http.Request, route string, status int, start time.T
 		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("request_id", requestIDFrom(r.Context())),
 			slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
-			slog.Int("status", status), slog.Duration("duration", d))
+			slog.Int("status", status), slog.Duration("duration", d), slog.String("client", folio.ClientAddress(r.Context())))
 	}
 }
 

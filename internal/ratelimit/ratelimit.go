@@ -9,7 +9,9 @@
 package ratelimit
 
 import (
+	"container/heap"
 	"math"
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -21,16 +23,30 @@ type Limiter struct {
 	interval time.Duration // between two requests at the steady rate
 	maxKeys  int
 
-	mu  sync.Mutex
-	tat map[string]time.Time // theoretical arrival time of each key's next request
+	mu   sync.Mutex
+	keys map[string]*entry
+	// byTAT orders the keys by theoretical arrival time, earliest first:
+	// the first is the key whose budget is nearest to whole, the one whose
+	// state is worth least (among keys that spent alike, the least
+	// recently used). When the limiter is full it forgets that one.
+	byTAT tatHeap
+}
+
+// entry is one key's state.
+type entry struct {
+	key string
+	tat time.Time // theoretical arrival time of the key's next request
+	at  int       // index in byTAT
 }
 
 // New returns a limiter of limit requests per period per key, remembering
-// at most maxKeys keys (when more are active, the ones whose state has run
-// out are forgotten first, then all: a flood of keys cannot grow memory).
+// at most maxKeys keys: when a new key comes to a full limiter, the key
+// whose budget is nearest to whole is forgotten (one whose state has run
+// out loses nothing; a throttled key is forgotten last), so a flood of
+// keys can neither grow memory nor reset the keys it throttled.
 // A limit of zero or less allows everything.
 func New(limit int, period time.Duration, maxKeys int) *Limiter {
-	l := &Limiter{limit: limit, period: period, maxKeys: max(maxKeys, 1), tat: map[string]time.Time{}}
+	l := &Limiter{limit: limit, period: period, maxKeys: max(maxKeys, 1), keys: map[string]*entry{}}
 	if limit > 0 {
 		l.interval = period / time.Duration(limit)
 	}
@@ -53,31 +69,74 @@ func (l *Limiter) Allow(key string, now time.Time) Result {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	tat, ok := l.tat[key]
-	if !ok || tat.Before(now) {
-		tat = now
+	e := l.keys[key]
+	tat := now
+	if e != nil && e.tat.After(now) {
+		tat = e.tat
 	}
 	next := tat.Add(l.interval)
 	allowAt := next.Add(-l.period)
 	if now.Before(allowAt) {
 		return Result{Limit: l.limit, Remaining: 0, Reset: tat, RetryAfter: allowAt.Sub(now)}
 	}
-	if !ok && len(l.tat) >= l.maxKeys {
-		l.sweep(now)
+	if e == nil {
+		for len(l.keys) >= l.maxKeys {
+			old := heap.Pop(&l.byTAT).(*entry)
+			delete(l.keys, old.key)
+		}
+		e = &entry{key: key, tat: next}
+		l.keys[key] = e
+		heap.Push(&l.byTAT, e)
+	} else {
+		e.tat = next
+		heap.Fix(&l.byTAT, e.at)
 	}
-	l.tat[key] = next
 	remaining := int(math.Floor(float64(l.period-next.Sub(now)) / float64(l.interval)))
 	return Result{Allowed: true, Limit: l.limit, Remaining: max(remaining, 0), Reset: next}
 }
 
-// sweep forgets the keys back to a full burst; if that is not enough, all.
-func (l *Limiter) sweep(now time.Time) {
-	for k, t := range l.tat {
-		if !t.After(now) {
-			delete(l.tat, k)
-		}
+// Len returns the number of keys the limiter remembers.
+func (l *Limiter) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.keys)
+}
+
+// tatHeap is a min-heap of entries by theoretical arrival time.
+type tatHeap []*entry
+
+func (h tatHeap) Len() int           { return len(h) }
+func (h tatHeap) Less(i, j int) bool { return h[i].tat.Before(h[j].tat) }
+func (h tatHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].at, h[j].at = i, j
+}
+func (h *tatHeap) Push(x any) {
+	e := x.(*entry)
+	e.at = len(*h)
+	*h = append(*h, e)
+}
+func (h *tatHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return e
+}
+
+// AddressKey is the key of a client address: IPv4 addresses as they are,
+// IPv6 addresses by their /64 network (one subscriber's usual allocation,
+// which a client can spread its requests across at will). Anything that is
+// not an address is its own key.
+func AddressKey(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
 	}
-	if len(l.tat) >= l.maxKeys {
-		clear(l.tat)
+	ip = ip.Unmap()
+	if ip.Is4() {
+		return ip.String()
 	}
+	p, _ := ip.WithZone("").Prefix(64)
+	return p.String()
 }

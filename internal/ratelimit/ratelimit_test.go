@@ -57,10 +57,65 @@ func TestKeysAreBounded(t *testing.T) {
 			t.Fatalf("key %d refused", i)
 		}
 	}
-	// Memory stayed bounded: forgotten keys start afresh rather than the
-	// map growing; the limit still holds for a key seen just now.
+	if n := l.Len(); n != 100 {
+		t.Fatalf("the limiter remembers %d keys, want 100", n)
+	}
+	// The limit still holds for a key seen just now.
 	if r := l.Allow("key9999", now); r.Allowed {
 		t.Fatal("the newest key lost its state")
+	}
+}
+
+// A flood of new keys (a client spreading over an IPv6 range) must not
+// reset the budgets of keys it did not send: the limiter used to forget
+// every key when full, which handed a throttled client a fresh burst.
+func TestFloodKeepsThrottledKeys(t *testing.T) {
+	l := ratelimit.New(30, time.Minute, 1000)
+	now := time.Unix(1_000_000, 0)
+	for i := range 30 {
+		if r := l.Allow("victim-budget", now); !r.Allowed {
+			t.Fatalf("request %d refused", i)
+		}
+	}
+	if r := l.Allow("victim-budget", now); r.Allowed {
+		t.Fatal("the 31st request was allowed")
+	}
+	// A key that spent part of its budget keeps it too.
+	for range 10 {
+		l.Allow("half", now)
+	}
+	for i := range 50_000 {
+		at := now.Add(time.Duration(i) * time.Microsecond) // 50 ms of flood
+		if r := l.Allow(fmt.Sprint("flood", i), at); !r.Allowed {
+			t.Fatalf("flood key %d refused", i)
+		}
+	}
+	after := now.Add(time.Second) // under the 2 s a request takes to come back
+	if r := l.Allow("victim-budget", after); r.Allowed {
+		t.Fatalf("the throttled key got a fresh budget after the flood: %+v", r)
+	}
+	if r := l.Allow("half", after); !r.Allowed || r.Remaining != 19 {
+		// 10 spent a second ago, one now.
+		t.Fatalf("the partly spent key: %+v", r)
+	}
+	if n := l.Len(); n > 1000 {
+		t.Fatalf("the limiter remembers %d keys, over its bound", n)
+	}
+}
+
+func TestAddressKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.7":               "192.0.2.7",
+		"::ffff:192.0.2.7":        "192.0.2.7",
+		"2001:db8:1:2:aaaa::1":    "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff:1:2:3": "2001:db8:1:2::/64",
+		"2001:db8:1:3::1":         "2001:db8:1:3::/64",
+		"fe80::1%eth0":            "fe80::/64",
+		"not an address":          "not an address",
+	} {
+		if got := ratelimit.AddressKey(in); got != want {
+			t.Errorf("AddressKey(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -581,9 +581,14 @@ func (h *Handler) viewed(q *request, sp *placed, page string) {
 	if q.r.Method != http.MethodGet {
 		return
 	}
-	ip := q.r.RemoteAddr
-	if host, _, err := net.SplitHostPort(ip); err == nil {
-		ip = host
+	// The server puts the client address in the context (behind trusted
+	// proxies, the forwarded one); the peer's stands in without it.
+	ip := folio.ClientAddress(q.r.Context())
+	if ip == "" {
+		ip = q.r.RemoteAddr
+		if host, _, err := net.SplitHostPort(ip); err == nil {
+			ip = host
+		}
 	}
 	lang, _, _ := strings.Cut(q.r.Header.Get("Accept-Language"), ",")
 	lang, _, _ = strings.Cut(lang, ";")

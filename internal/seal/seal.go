@@ -12,7 +12,9 @@ package seal
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -38,7 +40,8 @@ var ErrOpen = errors.New("seal: the value does not open with this key and contex
 // Sealer seals and opens values with one key. A nil *Sealer has no key:
 // its methods answer ErrNoKey.
 type Sealer struct {
-	aead cipher.AEAD
+	aead   cipher.AEAD
+	derive []byte // the key of Derive, itself derived from the server key
 }
 
 // New returns a Sealer for a KeySize-byte key.
@@ -54,7 +57,21 @@ func New(key []byte) (*Sealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seal: %w", err)
 	}
-	return &Sealer{aead: aead}, nil
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("folio seal: derive v1"))
+	return &Sealer{aead: aead, derive: m.Sum(nil)}, nil
+}
+
+// Derive returns a 32-byte secret for context, the same on every server
+// with the same key and different for every context: secrets Folio hands
+// out but need not store (an integration's signing secrets).
+func (s *Sealer) Derive(context string) ([]byte, error) {
+	if s == nil {
+		return nil, ErrNoKey
+	}
+	m := hmac.New(sha256.New, s.derive)
+	m.Write([]byte(context))
+	return m.Sum(nil), nil
 }
 
 // Seal encrypts plain for context and returns printable text.

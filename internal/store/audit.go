@@ -15,8 +15,8 @@ func CreateAuditEntry(ctx context.Context, t *Tx, e *folio.AuditEntry) error {
 		e.Fields = []byte("{}")
 	}
 	_, err := t.exec(ctx, `INSERT INTO audit_log (id, organization_id, actor, action, target_type, target_id, fields, request_id,
-		created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.ID, e.OrgID, e.Actor, e.Action, e.TargetType, e.TargetID,
-		string(e.Fields), e.RequestID, micros(t.Now))
+		address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.ID, e.OrgID, e.Actor, e.Action, e.TargetType, e.TargetID,
+		string(e.Fields), e.RequestID, e.Address, micros(t.Now))
 	return wrap(err, "create audit entry")
 }
 
@@ -40,7 +40,7 @@ func ListAuditEntries(ctx context.Context, t *Tx, orgID folio.ID, f folio.AuditF
 		where, args = where+` AND a.created_at < ?`, append(args, micros(*f.To))
 	}
 	q := listQuery{
-		Query: `SELECT a.id, a.organization_id, a.actor, a.action, a.target_type, a.target_id, a.fields, a.request_id, a.created_at
+		Query: `SELECT a.id, a.organization_id, a.actor, a.action, a.target_type, a.target_id, a.fields, a.request_id, a.address, a.created_at
 			FROM audit_log a` + where, Args: args,
 		Keys: []string{"a.created_at", "a.id"}, Shape: "is",
 		Count: `SELECT COUNT(*) FROM audit_log a` + where, CountArgs: args,
@@ -51,7 +51,7 @@ func ListAuditEntries(ctx context.Context, t *Tx, orgID folio.ID, f folio.AuditF
 			fields  string
 			created int64
 		)
-		err := r.Scan(&e.ID, &e.OrgID, &e.Actor, &e.Action, &e.TargetType, &e.TargetID, &fields, &e.RequestID, &created)
+		err := r.Scan(&e.ID, &e.OrgID, &e.Actor, &e.Action, &e.TargetType, &e.TargetID, &fields, &e.RequestID, &e.Address, &created)
 		e.Fields, e.CreatedAt = []byte(fields), fromMicros(created)
 		return e, []any{created, e.ID}, err
 	})

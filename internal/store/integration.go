@@ -106,7 +106,7 @@ func SetIntegrationDev(ctx context.Context, t *Tx, name, tunnelURL string, all b
 // inOrg, when set, keeps only those installed in that organization.
 func ListIntegrations(ctx context.Context, t *Tx, userID, inOrg folio.ID, f folio.IntegrationFilter, opts folio.ListOptions) (folio.List[folio.Integration], error) {
 	var (
-		conds = []string{`(i.visibility = 'public' OR i.organization_id IN (SELECT organization_id FROM members WHERE user_id = ?))`}
+		conds = []string{`(i.visibility = 'public' OR i.organization_id IN (SELECT organization_id FROM members WHERE user_id = ? AND NOT disabled))`}
 		args  = []any{userID}
 	)
 	add := func(cond string, a ...any) { conds, args = append(conds, cond), append(args, a...) }

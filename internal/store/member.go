@@ -97,9 +97,9 @@ func OrgAccess(ctx context.Context, t *Tx, orgID, userID folio.ID) (folio.Access
 	a := folio.Access{OrganizationID: orgID, UserID: userID}
 	var role sql.NullString
 	err := t.get(ctx, `SELECT m.role, m.sso, o.sso, EXISTS (SELECT 1 FROM team_members tm
-			WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id AND tm.role = 'owner')
+			WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id AND tm.role = 'owner'), m.disabled
 		FROM members m JOIN organizations o ON o.id = m.organization_id
-		WHERE m.organization_id = ? AND m.user_id = ?`, []any{orgID, userID}, &role, &a.MemberSSO, &a.OrgSSO, &a.OwnsTeam)
+		WHERE m.organization_id = ? AND m.user_id = ?`, []any{orgID, userID}, &role, &a.MemberSSO, &a.OrgSSO, &a.OwnsTeam, &a.Disabled)
 	if err != nil {
 		return a, notFound(err, "get access", "organization not found")
 	}
@@ -290,12 +290,25 @@ func RemoveMember(ctx context.Context, t *Tx, orgID, userID folio.ID) error {
 	return DeletePrincipalGrants(ctx, t, orgID, folio.PrincipalUser, userID)
 }
 
-// CountAdmins counts an organization's admins. Inside a write transaction
+// SetMemberDisabled disables or re-enables a membership.
+func SetMemberDisabled(ctx context.Context, t *Tx, orgID, userID folio.ID, disabled bool) error {
+	n, err := t.exec(ctx, `UPDATE members SET disabled = ? WHERE organization_id = ? AND user_id = ?`, disabled, orgID, userID)
+	if err != nil {
+		return wrap(err, "set member disabled")
+	}
+	if n == 0 {
+		return folio.Errorf(folio.NotFound, "member not found")
+	}
+	return nil
+}
+
+// CountAdmins counts an organization's admins whose membership is not
+// disabled. Inside a write transaction
 // on PostgreSQL it locks the admin rows, so two concurrent demotions cannot
 // both see a second admin.
 func CountAdmins(ctx context.Context, t *Tx, orgID folio.ID) (int, error) {
 	n := 0
-	err := t.query(ctx, `SELECT user_id FROM members WHERE organization_id = ? AND role = 'admin'`+t.db.d.forUpdate(),
+	err := t.query(ctx, `SELECT user_id FROM members WHERE organization_id = ? AND role = 'admin' AND NOT disabled`+t.db.d.forUpdate(),
 		[]any{orgID}, func(r *sql.Rows) error { n++; return nil })
 	return n, wrap(err, "count admins")
 }

@@ -120,11 +120,11 @@ func GetOrganizationView(ctx context.Context, t *Tx, orgID, userID folio.ID) (*f
 func ListOrganizationsForUser(ctx context.Context, t *Tx, userID folio.ID, opts folio.ListOptions) (folio.List[folio.OrganizationView], error) {
 	q := listQuery{
 		Query: `SELECT ` + orgColumns + `, ` + callerColumns + ` FROM members m
-			JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ?`,
+			JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ? AND NOT m.disabled`,
 		Args:      []any{userID},
 		Keys:      []string{"o.created_at", "o.id"},
 		Shape:     "is",
-		Count:     `SELECT COUNT(*) FROM members WHERE user_id = ?`,
+		Count:     `SELECT COUNT(*) FROM members WHERE user_id = ? AND NOT disabled`,
 		CountArgs: []any{userID},
 	}
 	return page(ctx, t, "list organizations", q, opts, func(r *sql.Rows) (folio.OrganizationView, []any, error) {

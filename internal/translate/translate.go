@@ -58,7 +58,7 @@ type Config struct {
 	APIKey         string
 	Model          string        // chat model for EngineOpenAI
 	ApertiumBinary string        // path of the apertium command; "apertium" when empty
-	HTTP           *http.Client  // the server's guarded outbound client; http.DefaultClient when nil
+	HTTP           *http.Client  // the operator configured the engine, so not the tenants' guarded client (netguard.OperatorClient); http.DefaultClient when nil
 	Timeout        time.Duration // limit on one engine call; DefaultTimeout when zero
 	MaxBatch       int           // segments per engine call; each engine's default when zero
 }
