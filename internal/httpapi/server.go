@@ -16,6 +16,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/reader"
+	"github.com/foliodocs/folio/internal/web"
 	"github.com/foliodocs/folio/internal/wire"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -47,6 +48,10 @@ type Config struct {
 	JobsAlive func() time.Time
 	// RateLimits bound request rates; the zero value leaves them off.
 	RateLimits RateLimits
+	// Web is the web application, served at the root URL and behind the
+	// urls.app links; nil selects web.New over App (its sign-ins limited
+	// by RateLimits.Sensitive).
+	Web *web.Handler
 }
 
 // Reader is the published-site reader: it claims the requests it Matches.
@@ -66,6 +71,7 @@ type Server struct {
 	mux       *http.ServeMux
 	metrics   *metrics
 	reader    Reader
+	web       *web.Handler
 	limits    *limiters
 	jobs      *jobMetrics
 	jobsAlive func() time.Time
@@ -108,6 +114,16 @@ func New(cfg Config) *Server {
 		s.metrics.reg.MustRegister(c) // the reader's cache metrics
 	}
 	s.routes()
+	s.web = cfg.Web
+	if s.web == nil && cfg.App != nil {
+		s.web = web.New(web.Config{App: cfg.App, Logger: cfg.Logger, PublicURL: s.urls.Public, SignInLimit: cfg.RateLimits.Sensitive,
+			Published: s.publishedSpace})
+	}
+	if s.web != nil {
+		for _, p := range s.web.Patterns() {
+			s.mux.Handle(p, s.serveWeb(p))
+		}
+	}
 	// Anything no route claims: 405 when the path exists for other methods,
 	// 404 otherwise, both as JSON errors.
 	s.mux.Handle("/", s.wrap("unmatched", public, s.notRouted))
@@ -151,6 +167,24 @@ func (s *Server) serveReader(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.reader.ServeHTTP(sw, r)
+}
+
+// serveWeb serves a route of the web application with the API's metrics
+// and per-address limit; the application authenticates its sessions
+// itself, into the same folio.Caller (internal/web).
+func (s *Server) serveWeb(route string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() { s.observe(r, route, sw.status, start) }()
+		if err := s.limits.check(sw, s.limits.address, clientAddress(r)); err != nil {
+			sw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			sw.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprintln(sw, folio.MessageOf(err))
+			return
+		}
+		s.web.ServeHTTP(sw, r)
+	})
 }
 
 // handlerFunc is a handler that returns its error, which the adapter
