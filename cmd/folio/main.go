@@ -4,6 +4,7 @@
 //	folio init                   create the first admin, organization and token
 //	folio users create           create a user with an API token
 //	folio users token            create an API token for an existing user
+//	folio users password         set a user's web sign-in password from standard input
 //	folio migrate                apply schema migrations and exit
 //
 // Every flag has an environment variable (FOLIO_ADDR, FOLIO_DATA, ...);
@@ -39,6 +40,7 @@ commands:
   init           create the first admin user, organization and API token
   users create   create a user with an API token
   users token    create an API token for an existing user
+  users password set a user's web sign-in password (read from standard input)
   migrate        apply database migrations and exit
   backup         write an online backup (database, files, server key) to one archive
   restore        restore a backup into an empty data folder
@@ -68,6 +70,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return runUsersCreate(ctx, args[2:], getenv, stdout, stderr)
 		case len(args) >= 2 && args[1] == "token":
 			return runUsersToken(ctx, args[2:], getenv, stdout, stderr)
+		case len(args) >= 2 && args[1] == "password":
+			return runUsersPassword(ctx, args[2:], getenv, stdout, stderr)
 		}
 		return fmt.Errorf(`unknown users command: use "folio users create" or "folio users token"`)
 	case "migrate":
