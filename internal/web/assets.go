@@ -50,9 +50,10 @@ func addAsset(name string, body []byte) {
 // theme, and chroma's dark GitHub style under the dark theme.
 func codeCSS() []byte {
 	var b bytes.Buffer
-	b.WriteString("/* Highlighted code: the reader's light style, and a dark one. */\n")
+	b.WriteString("/* Highlighted code: the reader's light style, and a dark one; each only\n   under its theme, so no colour of one leaks into the other. */\n")
+	b.WriteString("@media not (prefers-color-scheme: dark) {\n")
 	b.WriteString(reader.CodeCSS())
-	b.WriteString("\n@media (prefers-color-scheme: dark) {\n")
+	b.WriteString("}\n@media (prefers-color-scheme: dark) {\n")
 	_ = chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, styles.Get("github-dark"))
 	b.WriteString("}\n")
 	return b.Bytes()
