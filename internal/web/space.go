@@ -40,7 +40,7 @@ type pageView struct {
 	HTML                         template.HTML
 	Empty                        bool
 	CanUp, CanDown, CanIndent    bool
-	CanOutdent                   bool
+	CanOutdent, HasChildren      bool
 	// EditorMount is where the editor (internal/editor) attaches: the
 	// page's id and the API document URL it loads.
 	EditorMount editorMount
@@ -142,7 +142,7 @@ func (h *Handler) pageOf(r *http.Request, q *req, c *app.Content, n content.Page
 	}
 	pv.CanUp, pv.CanDown = n.Index > 0, n.Index < len(siblings)-1
 	pv.CanIndent = n.Index > 0 && siblings[n.Index-1].Type != content.PageLink
-	pv.CanOutdent = n.Parent != ""
+	pv.CanOutdent, pv.HasChildren = n.Parent != "", len(p.Pages) > 0
 	if p.Type != content.PageDocument {
 		pv.Empty = true
 		return pv, nil
@@ -241,6 +241,9 @@ func (h *Handler) pageAction(w http.ResponseWriter, r *http.Request, q *req) err
 			return err
 		}
 	case "delete":
+		if r.PostForm.Get("confirm") != "yes" {
+			return folio.FieldErrorf("confirm", "tick the box to confirm deleting the page")
+		}
 		if err := h.app.DeletePage(ctx, q.caller, spaceID, pageID); err != nil {
 			return err
 		}

@@ -430,7 +430,7 @@ func TestReaderSeesNoEditControls(t *testing.T) {
 		// Forged requests with the reader's own valid token are refused.
 		reader.post(t, "/s/"+sp+"/~/pages", url.Values{"title": {"Forged"}}).want(t, 403, "you cannot edit")
 		reader.post(t, "/s/"+sp+"/~/pages/"+pageID+"/rename", url.Values{"title": {"Forged"}}).want(t, 403)
-		reader.post(t, "/s/"+sp+"/~/pages/"+pageID+"/delete", nil).want(t, 403)
+		reader.post(t, "/s/"+sp+"/~/pages/"+pageID+"/delete", url.Values{"confirm": {"yes"}}).want(t, 403)
 		if got := titles(t, s, tok, sp); got != before {
 			t.Fatalf("refused requests changed the pages: %s, was %s", got, before)
 		}
@@ -468,7 +468,7 @@ func TestPageTreeForms(t *testing.T) {
 			{"Three", "indent", nil, "One,Two,>Three,Reference"},
 			{"Three", "rename", url.Values{"title": {"Third"}}, "One,Two,>Third,Reference"},
 			{"Three", "outdent", nil, "One,Two,Third,Reference"},
-			{"One", "delete", nil, "Two,Third,Reference"},
+			{"One", "delete", url.Values{"confirm": {"yes"}}, "Two,Third,Reference"},
 		}
 		for _, st := range steps {
 			b.post(t, "/s/"+sp+"/~/pages/"+id[st.page]+"/"+st.action, st.form).want(t, 303)
@@ -477,6 +477,7 @@ func TestPageTreeForms(t *testing.T) {
 			}
 		}
 		b.post(t, "/s/"+sp+"/~/pages/"+id["Two"]+"/up", nil).want(t, 400, "cannot move further")
+		b.post(t, "/s/"+sp+"/~/pages/"+id["Two"]+"/delete", nil).want(t, 400, "tick the box")
 		b.post(t, "/s/"+sp+"/~/pages", url.Values{"title": {"  "}}).want(t, 400, "title is required")
 		b.post(t, "/s/"+sp+"/~/pages", url.Values{"title": {"Sub"}, "parent": {"nope"}}).want(t, 404)
 		if got := titles(t, s, tok, sp); got != "Two,Third,Reference" {
