@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"fmt"
 	"image/png"
 	"os"
@@ -35,6 +37,16 @@ func TestAppInBrowser(t *testing.T) {
 		sp := space(t, s, org, admin, "Handbook", md)
 		var cr struct{ Number int }
 		s.Do(t, admin, "POST", "/v1/spaces/"+sp+"/change-requests", map[string]any{"subject": "Describe the roles"}).WantStatus(t, 201).JSON(t, &cr)
+		c, err := s.App.GetContent(context.Background(), folio.Caller{UserID: u.ID}, sp, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(strings.Replace(md, "| edit | write pages |", "| edit | write and move pages |", 1),
+			"Welcome to the", "Welcome, writer, to the", 1)
+		s.Do(t, admin, "POST", fmt.Sprintf("/v1/spaces/%s/change-requests/%d/content/page/%s/import", sp, cr.Number, c.Tree.Pages[0].ID),
+			map[string]any{"source": "markdown", "url": "data:text/markdown;base64," + base64.StdEncoding.EncodeToString([]byte(edited))}).WantStatus(t, 201)
+		s.Do(t, admin, "POST", fmt.Sprintf("/v1/spaces/%s/change-requests/%d/comments", sp, cr.Number),
+			map[string]any{"body": map[string]any{"markdown": "Please also mention reviewers."}}).WantStatus(t, 200)
 
 		run := func(actions ...chromedp.Action) {
 			t.Helper()
@@ -121,6 +133,13 @@ func TestAppInBrowser(t *testing.T) {
 		run(chromedp.Click(`//nav[@class="space-tabs"]/a[.="Change requests"]`), chromedp.WaitVisible(`.statuses`, chromedp.ByQuery))
 		shots("changes")
 		run(chromedp.Click(`//a[contains(., "Describe the roles")]`), chromedp.WaitVisible(`//h1[contains(., "Describe the roles")]`))
+		if d := text(".diff"); !strings.Contains(d, "write and move pages") || !strings.Contains(d, "Welcome, writer") {
+			t.Fatalf("diff %q", d)
+		}
+		if c := text("article.comment"); !strings.Contains(c, "Please also mention reviewers.") {
+			t.Fatalf("change request comment %q", c)
+		}
+		shots("changerequest")
 		run(chromedp.Click(`//nav[@class="space-tabs"]/a[.="History"]`), chromedp.WaitVisible(`//h1[.="History"]`))
 		if h := text("ol.list"); !strings.Contains(h, u.DisplayName) {
 			t.Fatalf("history %q lacks the author", h)

@@ -88,6 +88,7 @@ type crView struct {
 	Outdated    bool
 	Description template.HTML
 	Changes     []pageChange
+	Comments    []commentItem
 }
 
 // pageChange is what a change request does to one page; for an edited
@@ -170,6 +171,12 @@ func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) 
 		}
 		cv.Changes = append(cv.Changes, pc)
 	}
+	comments, err := h.app.ListComments(r.Context(), q.caller, app.CommentScope{Space: v.Space.ID, ChangeRequest: cr.ID},
+		folio.CommentFilter{Status: "all"}, folio.FormatMarkdown, folio.ListOptions{Limit: 100})
+	if err != nil {
+		return err
+	}
+	cv.Comments = commentItems(comments.Items)
 	v.Body = cv
 	h.render(w, http.StatusOK, "changerequest", q, cv.Subject+" · "+v.Space.Title, v)
 	return nil
@@ -338,17 +345,21 @@ func (h *Handler) comments(w http.ResponseWriter, r *http.Request, q *req) error
 	if err != nil {
 		return err
 	}
-	var cv commentsView
-	for _, c := range l.Items {
+	v.Body = commentsView{Items: commentItems(l.Items)}
+	h.render(w, http.StatusOK, "comments", q, "Comments · "+v.Space.Title, v)
+	return nil
+}
+
+func commentItems(l []folio.CommentView) []commentItem {
+	out := make([]commentItem, 0, len(l))
+	for _, c := range l {
 		ci := commentItem{Author: c.User(c.AuthorID).DisplayName, Markdown: c.Markdown, Status: c.Status, When: c.PostedAt, Replies: c.Replies}
 		if c.Page != nil {
 			ci.Page = c.Page.Title
 		}
-		cv.Items = append(cv.Items, ci)
+		out = append(out, ci)
 	}
-	v.Body = cv
-	h.render(w, http.StatusOK, "comments", q, "Comments · "+v.Space.Title, v)
-	return nil
+	return out
 }
 
 // postComment posts a comment on the space's live content.
