@@ -31,6 +31,7 @@ type spaceView struct {
 type pageItem struct {
 	ID, Title, Emoji, Href, Type string
 	Current                      bool
+	Closed                       bool // has subpages, not shown
 	Children                     []*pageItem
 }
 
@@ -63,7 +64,25 @@ func (h *Handler) spaceFrame(r *http.Request, q *req, tab string) (*spaceView, *
 	v := &spaceView{Space: *sv, Href: "/s/" + sv.ID, Tab: tab, Perms: perms,
 		Locked: sv.EditMode == folio.EditModeLocked}
 	v.CanEdit = perms.Edit && !v.Locked
+	v.Tree = h.tree(c, v.Href, "")
+	return v, c, nil
+}
+
+// tree builds the page tree shown beside a space: every top-level page,
+// and the subpages of the current page and of its ancestors, so a space of
+// thousands of pages shows a few hundred links (the rest open as one
+// navigates, like a docs site's sidebar).
+func (h *Handler) tree(c *app.Content, spaceHref, current string) []*pageItem {
 	paths := c.Paths()
+	open := map[string]bool{}
+	for id := current; id != ""; {
+		open[id] = true
+		n, ok := c.Node(id)
+		if !ok {
+			break
+		}
+		id = n.Parent
+	}
 	var build func(pages []*content.Page) []*pageItem
 	build = func(pages []*content.Page) []*pageItem {
 		out := make([]*pageItem, 0, len(pages))
@@ -71,13 +90,16 @@ func (h *Handler) spaceFrame(r *http.Request, q *req, tab string) (*spaceView, *
 			if p.Type == content.PageLink {
 				continue
 			}
-			out = append(out, &pageItem{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Type: p.Type,
-				Href: v.Href + "/" + escapePath(paths[p.ID]), Children: build(p.Pages)})
+			it := &pageItem{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Type: p.Type,
+				Href: spaceHref + "/" + escapePath(paths[p.ID]), Current: p.ID == current, Closed: len(p.Pages) > 0 && !open[p.ID]}
+			if open[p.ID] {
+				it.Children = build(p.Pages)
+			}
+			out = append(out, it)
 		}
 		return out
 	}
-	v.Tree = build(c.Tree.Pages)
-	return v, c, nil
+	return build(c.Tree.Pages)
 }
 
 func escapePath(p string) string {
@@ -114,19 +136,10 @@ func (h *Handler) spacePage(w http.ResponseWriter, r *http.Request, q *req) erro
 			return err
 		}
 		title = node.Page.Title + " · " + v.Space.Title
-		markCurrent(v.Tree, node.Page.ID)
+		v.Tree = h.tree(c, v.Href, node.Page.ID)
 	}
 	h.render(w, http.StatusOK, "space", q, title, v)
 	return nil
-}
-
-func markCurrent(items []*pageItem, id string) {
-	for _, it := range items {
-		if it.ID == id {
-			it.Current = true
-		}
-		markCurrent(it.Children, id)
-	}
 }
 
 // pageOf renders a page of the content as the reader renders it.
