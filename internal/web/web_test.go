@@ -528,3 +528,17 @@ func TestChangeRequestDiff(t *testing.T) {
 		b.get(t, fmt.Sprintf("/s/%s/~/changes/99", sp)).want(t, 404)
 	})
 }
+
+func TestSignInPageOffersSSO(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, _ := s.Org(t)
+		b := newBrowser(s)
+		// Going to an organization, the sign-in page looks up its providers.
+		b.get(t, "/o/"+org).redirect(t, "/signin?next=%2Fo%2F"+org)
+		b.get(t, "/signin?next=%2Fo%2F"+org).want(t, 200, "Sign in with SSO", "This organization has no single sign-on.",
+			`<label for="org">Organization ID</label>`)
+		// An unknown organization gets the same answer.
+		b.get(t, "/signin?org=nope").want(t, 200, "This organization has no single sign-on.")
+		b.get(t, "/signin/sso/"+org+"/nope").want(t, 404)
+	})
+}
