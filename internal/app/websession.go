@@ -175,10 +175,16 @@ func (a *App) HasPassword(ctx context.Context, caller folio.Caller) (has bool, e
 // ChangePassword changes the caller's password: current must be right
 // when the user has one. Every session of the user ends; the caller gets a
 // new one, whose secret is returned. Invalid when current is wrong or the
-// new password breaks the rules.
+// new password breaks the rules; Forbidden for a session confined to one
+// organization by SAML.
 func (a *App) ChangePassword(ctx context.Context, caller folio.Caller, current, password string) (string, error) {
 	if caller.UserID == "" || caller.Site != nil || caller.Installation != nil {
 		return "", folio.Errorf(folio.Forbidden, "only a signed-in user can change their password")
+	}
+	if caller.Org != "" {
+		// An organization's identity provider speaks for that organization
+		// only: a password would give a session outside it.
+		return "", folio.Errorf(folio.Forbidden, "a single sign-on session cannot set a password: sign in with your password or a sign-in link")
 	}
 	if err := validatePassword(password); err != nil {
 		return "", err
@@ -206,11 +212,7 @@ func (a *App) ChangePassword(ctx context.Context, caller folio.Caller, current, 
 		if err := store.DeleteUserWebSessions(ctx, tx, caller.UserID); err != nil {
 			return err
 		}
-		lifetime := SessionLifetime
-		if caller.Org != "" {
-			lifetime = SSOTokenTTL
-		}
-		secret, err = createSession(ctx, tx, caller.UserID, caller.Org, lifetime)
+		secret, err = createSession(ctx, tx, caller.UserID, "", SessionLifetime)
 		return err
 	})
 	return secret, err

@@ -136,11 +136,15 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request, q *req) error {
 	return nil
 }
 
-// limitSignIn counts an attempt against the client address's and the
-// email's budgets.
+// limitSignIn counts an attempt against the client address's budget and,
+// for a password sign-in, the email's.
 func (h *Handler) limitSignIn(w http.ResponseWriter, r *http.Request, email string) error {
 	now := h.now()
-	for _, key := range []string{"addr:" + clientAddress(r), "email:" + strings.ToLower(email)} {
+	keys := []string{"addr:" + clientAddress(r)}
+	if email != "" {
+		keys = append(keys, "email:"+strings.ToLower(email))
+	}
+	for _, key := range keys {
 		if res := h.signIns.Allow(key, now); !res.Allowed {
 			return &retryError{folio.Errorf(folio.TooManyRequests, "too many sign-in attempts: wait a minute and try again"), res.RetryAfter}
 		}
@@ -209,6 +213,7 @@ type accountView struct {
 	Changed     bool
 	Error       string
 	MinLength   int
+	SSO         bool // a single sign-on session, which cannot set a password
 }
 
 func (h *Handler) account(w http.ResponseWriter, r *http.Request, q *req) error {
@@ -217,7 +222,7 @@ func (h *Handler) account(w http.ResponseWriter, r *http.Request, q *req) error 
 		return err
 	}
 	h.render(w, http.StatusOK, "account", q, "Your account", accountView{Welcome: r.URL.Query().Get("welcome") != "",
-		HasPassword: has, Changed: r.URL.Query().Get("changed") != "", MinLength: app.MinPasswordLength})
+		HasPassword: has, Changed: r.URL.Query().Get("changed") != "", MinLength: app.MinPasswordLength, SSO: q.caller.Org != ""})
 	return nil
 }
 
@@ -235,11 +240,7 @@ func (h *Handler) changePassword(w http.ResponseWriter, r *http.Request, q *req)
 	if err != nil {
 		return err
 	}
-	lifetime := app.SessionLifetime
-	if q.caller.Org != "" {
-		lifetime = app.SSOTokenTTL
-	}
-	h.setSession(w, secret, lifetime)
+	h.setSession(w, secret, app.SessionLifetime)
 	http.Redirect(w, r, "/account?changed=1", http.StatusSeeOther)
 	return nil
 }

@@ -282,6 +282,11 @@ func TestSessionEndsWhenPasswordChanges(t *testing.T) {
 		other.get(t, "/").redirect(t, "/signin?next=%2F")
 		newBrowser(s).post(t, "/signin", url.Values{"email": {u.Email}, "password": {password}}).want(t, 401)
 		newBrowser(s).post(t, "/signin", url.Values{"email": {u.Email}, "password": {"a new password"}}).want(t, 303)
+		// A session confined by SAML to one organization cannot set a
+		// password, which would sign in outside it.
+		if _, err := s.App.ChangePassword(context.Background(), folio.Caller{UserID: u.ID, Org: org}, "a new password", "another password"); folio.KindOf(err) != folio.Forbidden {
+			t.Fatalf("a SAML session set a password: %v", err)
+		}
 		// An operator's reset (folio users password) ends every session.
 		if _, err := s.App.SetPassword(context.Background(), u.Email, "reset by the operator"); err != nil {
 			t.Fatal(err)
