@@ -110,6 +110,14 @@ func TestAppInBrowser(t *testing.T) {
 			t.Fatalf("after sign-in: %q", h)
 		}
 		shots("home")
+		run(chromedp.Navigate(s.URL+"/o/"+org+"?q=handbook"), chromedp.WaitVisible(`#results-heading`, chromedp.ByQuery))
+		if r := text("main"); !strings.Contains(r, "Getting started") {
+			t.Fatalf("search results %q", r)
+		}
+		shots("search")
+		run(chromedp.Navigate(s.URL+"/account"), chromedp.WaitVisible(`#pw-heading`, chromedp.ByQuery))
+		shots("account")
+		run(chromedp.Navigate(s.URL + "/"))
 
 		run(chromedp.Click(`a[href="/s/`+sp+`"]`, chromedp.ByQuery), chromedp.WaitVisible(`article.doc`, chromedp.ByQuery))
 		if h := text("article.doc h1"); h != "Getting started" {
