@@ -4,6 +4,7 @@
 //	folio init                   create the first admin, organization and token
 //	folio users create           create a user with an API token
 //	folio users token            create an API token for an existing user
+//	folio users password         set a user's web sign-in password from standard input
 //	folio migrate                apply schema migrations and exit
 //	folio backup / restore       write or restore an online backup
 //	folio version                print the build of this binary
@@ -49,6 +50,7 @@ commands:
   init           create the first admin user, organization and API token
   users create   create a user with an API token
   users token    create an API token for an existing user
+  users password set a user's web sign-in password (read from standard input)
   migrate        apply database migrations and exit
   backup         write an online backup (database, files, server key) to one archive
   restore        restore a backup into an empty data folder
@@ -64,6 +66,7 @@ const usersUsage = `usage: folio users <command> [flags]
 commands:
   create   create a user with an API token
   token    create an API token for an existing user
+  password set a user's web sign-in password, read from standard input
 
 Run "folio users <command> -h" for its flags.
 `
@@ -101,15 +104,17 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 			return runUsersCreate(ctx, args[2:], getenv, stdout, stderr)
 		case len(args) >= 2 && args[1] == "token":
 			return runUsersToken(ctx, args[2:], getenv, stdout, stderr)
+		case len(args) >= 2 && args[1] == "password":
+			return runUsersPassword(ctx, args[2:], getenv, stdout, stderr)
 		case len(args) >= 2 && isHelp(args[1]):
 			fmt.Fprint(stdout, usersUsage)
 			return errHelp
 		}
 		fmt.Fprint(stderr, usersUsage)
 		if len(args) < 2 {
-			return fmt.Errorf(`users: name a command: "folio users create" or "folio users token"`)
+			return fmt.Errorf(`users: name a command: "folio users create", "folio users token" or "folio users password"`)
 		}
-		return fmt.Errorf(`unknown users command %q: use "folio users create" or "folio users token"`, args[1])
+		return fmt.Errorf(`unknown users command %q: use "folio users create", "folio users token" or "folio users password"`, args[1])
 	case "migrate":
 		return runMigrate(ctx, args[1:], getenv, stdout, stderr)
 	case "version", "-version", "--version":

@@ -247,6 +247,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	switch {
 	case err == nil:
 		printBootstrap(stdout, b, publicURL)
+		if err := printSignInLink(ctx, stdout, a, b, publicURL); err != nil {
+			return err
+		}
 	case errors.Is(err, app.ErrNotEmpty):
 	default:
 		return fmt.Errorf("create the first admin: %s", describe(err))

@@ -305,6 +305,8 @@ type SSOLogin struct {
 	Organization folio.ID
 	Token        string
 	ExpiresAt    time.Time
+	// Session is the secret of the web session SAMLSignIn started.
+	Session string
 }
 
 // SSOTokenTTL is how long a token issued by a SAML sign-in works.
@@ -324,6 +326,17 @@ const SSOTokenTTL = 24 * time.Hour
 // verified only when its domain is one of the organization's emailDomains.
 // New members get the provider's defaultRole and defaultTeam.
 func (a *App) SAMLLogin(ctx context.Context, orgID, id folio.ID, samlResponse, state string) (*SSOLogin, error) {
+	return a.samlLogin(ctx, orgID, id, samlResponse, state, false)
+}
+
+// SAMLSignIn is SAMLLogin for the web application: instead of an API token
+// it starts a session confined to the organization, for SSOTokenTTL, whose
+// secret is in the result's Session.
+func (a *App) SAMLSignIn(ctx context.Context, orgID, id folio.ID, samlResponse, state string) (*SSOLogin, error) {
+	return a.samlLogin(ctx, orgID, id, samlResponse, state, true)
+}
+
+func (a *App) samlLogin(ctx context.Context, orgID, id folio.ID, samlResponse, state string, session bool) (*SSOLogin, error) {
 	var (
 		p     *folio.SAMLProvider
 		org   *folio.Organization
@@ -393,6 +406,10 @@ func (a *App) SAMLLogin(ctx context.Context, orgID, id folio.ID, samlResponse, s
 		}
 		out.User = u
 		out.ExpiresAt = tx.Now.Add(SSOTokenTTL)
+		if session {
+			out.Session, err = createSession(ctx, tx, u.ID, orgID, SSOTokenTTL)
+			return err
+		}
 		out.Token, err = createToken(ctx, tx, &folio.Token{UserID: u.ID, Label: "SAML sign-in through " + p.Label,
 			Org: orgID, ExpiresAt: &out.ExpiresAt})
 		return err

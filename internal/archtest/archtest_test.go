@@ -27,6 +27,7 @@ var forbidden = map[string][]string{
 	"internal/gitsync":   {"internal/store", "internal/app", "internal/httpapi", "internal/wire", "internal/jobs"},
 	"internal/templates": {"internal/store", "internal/app", "internal/httpapi", "internal/wire"},
 	"internal/reader":    {"internal/store", "internal/httpapi", "internal/jobs"},
+	"internal/web":       {"internal/store", "internal/httpapi", "internal/jobs", "internal/wire", "internal/markdown", "internal/sso"},
 	"internal/pdf":       {"internal/store", "internal/httpapi", "internal/jobs", "internal/wire"},
 	"internal/seal":      {"internal/"}, // standard library only
 	"internal/sitetree":  {"internal/store", "internal/app", "internal/httpapi", "internal/wire", "internal/jobs", "internal/markdown"},

@@ -1,13 +1,26 @@
 package httpapi
 
 import (
+	"context"
 	"html/template"
 	"net/http"
 	"net/url"
-	"strings"
-
-	"github.com/foliodocs/folio"
 )
+
+// publishedSpace is where a signed-out visitor of a space's urls.app link
+// reads it: the same page on a public site that publishes the space
+// (internal/web sends other visitors to sign in).
+func (s *Server) publishedSpace(ctx context.Context, spaceID, rest string) (string, bool) {
+	p, err := s.app.FindPublicSpace(ctx, spaceID)
+	if err != nil {
+		return "", false
+	}
+	target := s.urls.SiteSpacePublished(p.Site, p.SiteSpace)
+	if rest != "" {
+		target += "/" + (&url.URL{Path: rest}).EscapedPath()
+	}
+	return target, true
+}
 
 // appLinkPage is what an urls.app link shows when it has nowhere better to
 // lead: Folio has no web application (docs/renderer.md, "urls.app").
@@ -23,45 +36,16 @@ publishes a space, its links lead to the published page instead.</p>
 </body></html>
 `))
 
-// appLink serves the urls.app links of the API: /s/{spaceId}[/{path}]
-// redirects (302) to the space's page on a public site that publishes it
-// (the same page path); anything else, and /o/ and /c/ links, show
-// appLinkPage.
+// appLink serves the urls.app links of integrations, which the web
+// application does not show yet: appLinkPage. (Organizations',
+// collections' and spaces' links are the web application's pages.)
 func (s *Server) appLink(w http.ResponseWriter, r *http.Request) error {
-	var what, id, api string
-	switch {
-	case r.PathValue("spaceId") != "":
-		what, id = "the space", r.PathValue("spaceId")
-		api = s.urls.API("/spaces/" + id)
-		rest := r.PathValue("rest")
-		if !strings.HasPrefix(rest, "~") {
-			p, err := s.app.FindPublicSpace(r.Context(), id)
-			if err == nil {
-				target := s.urls.SiteSpacePublished(p.Site, p.SiteSpace)
-				if rest != "" {
-					target += "/" + (&url.URL{Path: rest}).EscapedPath()
-				}
-				http.Redirect(w, r, target, http.StatusFound)
-				return nil
-			}
-			if !folio.IsNotFound(err) {
-				return err
-			}
-		}
-	case r.PathValue("integrationName") != "":
-		what, id = "the integration", r.PathValue("integrationName")
-		api = s.urls.API("/integrations/" + url.PathEscape(id))
-	case r.PathValue("collectionId") != "":
-		what, id = "the collection", r.PathValue("collectionId")
-		api = s.urls.API("/collections/" + id)
-	default:
-		what, id = "the organization", r.PathValue("organizationId")
-		api = s.urls.API("/orgs/" + id)
-	}
+	id := r.PathValue("integrationName")
+	api := s.urls.API("/integrations/" + url.PathEscape(id))
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
-	return appLinkPage.Execute(w, map[string]string{"What": what, "ID": id, "API": api})
+	return appLinkPage.Execute(w, map[string]string{"What": "the integration", "ID": id, "API": api})
 }

@@ -326,10 +326,10 @@ func (s *Server) routes() {
 
 	// Site content API.
 	s.handle("POST /v1/urls/published", public, s.resolvePublishedContentByURL)
-	// urls.app links (folio: no web application; see applinks.go).
-	for _, p := range []string{"/s/{spaceId}", "/c/{collectionId}", "/o/{organizationId}", "/integrations/{integrationName}"} {
-		s.handle("GET "+p, public, s.appLink)
-		s.handle("GET "+p+"/{rest...}", public, s.appLink)
-	}
+	// urls.app links of integrations (applinks.go); those of
+	// organizations, collections and spaces are the web application's
+	// pages (internal/web, mounted in server.go).
+	s.handle("GET /integrations/{integrationName}", public, s.appLink)
+	s.handle("GET /integrations/{integrationName}/{rest...}", public, s.appLink)
 	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content", authed, s.getOpenAPIVersionContent)
 }

@@ -125,8 +125,10 @@ with <code>GET</code> and <code>DELETE /v1/user/tokens</code>.</p>
 `))
 
 // samlACS receives the identity provider's response (HTTP-POST binding)
-// and answers the new API token: as JSON when the client asks for JSON,
-// as a page otherwise.
+// and answers the new API token as JSON when the client asks for JSON; a
+// browser instead gets a web application session and lands on the
+// organization's page (the token page remains for a server without the
+// web application).
 func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		return folio.Errorf(folio.UnsupportedMedia, "the assertion consumer service takes a form post (SAMLResponse, RelayState)")
@@ -145,12 +147,22 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	if err := checkValues(r.PostForm, "form field"); err != nil {
 		return err
 	}
-	login, err := s.app.SAMLLogin(r.Context(), r.PathValue("organizationId"), r.PathValue("samlProviderId"),
-		r.PostForm.Get("SAMLResponse"), r.PostForm.Get("RelayState"))
+	org, provider := r.PathValue("organizationId"), r.PathValue("samlProviderId")
+	resp, state := r.PostForm.Get("SAMLResponse"), r.PostForm.Get("RelayState")
+	w.Header().Set("Cache-Control", "no-store")
+	if !strings.Contains(r.Header.Get("Accept"), "application/json") && s.web != nil {
+		// A browser lands in the web application, signed in.
+		login, err := s.app.SAMLSignIn(r.Context(), org, provider, resp, state)
+		if err != nil {
+			return err
+		}
+		s.web.StartSSOSession(w, r, login)
+		return nil
+	}
+	login, err := s.app.SAMLLogin(r.Context(), org, provider, resp, state)
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
 		writeJSON(w, http.StatusOK, map[string]any{"user": s.urls.NewUser(login.User), "organization": login.Organization,
 			"token": login.Token, "expiresAt": wire.Time(login.ExpiresAt)})

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"testing"
@@ -127,9 +128,18 @@ func TestSAMLLoginEndToEnd(t *testing.T) {
 		// organization's IdP does not rewrite accounts.
 		idp.SetUser("grace@example.com", "Rear Admiral Hopper")
 		action, resp, state = startLogin(t, s, idp, p)
-		code, body = postACS(t, s, action, resp, state, "")
-		if code != 200 || !strings.Contains(body, "folio_") || !strings.Contains(body, "grace@example.com") {
-			t.Fatalf("html acs: %d %s", code, body)
+		// A browser's login lands in the web application, signed in.
+		jar, _ := cookiejar.New(nil)
+		browser := &http.Client{Jar: jar}
+		res, err := browser.PostForm(s.URL+strings.TrimPrefix(action, apitest.PublicURL), url.Values{"SAMLResponse": {resp}, "RelayState": {state}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || res.Request.URL.Path != "/o/"+org || !strings.Contains(string(page), "Collections and spaces") ||
+			!strings.Contains(string(page), "Grace Hopper") {
+			t.Fatalf("html acs: %d at %s %s", res.StatusCode, res.Request.URL, page)
 		}
 		var u struct{ DisplayName string }
 		s.Do(t, login.Token, "GET", "/v1/user", nil).JSON(t, &u)

@@ -19,6 +19,7 @@ import (
 	"github.com/foliodocs/folio/internal/buildinfo"
 	"github.com/foliodocs/folio/internal/ratelimit"
 	"github.com/foliodocs/folio/internal/reader"
+	"github.com/foliodocs/folio/internal/web"
 	"github.com/foliodocs/folio/internal/wire"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -54,6 +55,10 @@ type Config struct {
 	// Forwarded headers give the client address (clientaddr.go); from
 	// other peers those headers are ignored.
 	TrustedProxies []netip.Prefix
+	// Web is the web application, served at the root URL and behind the
+	// urls.app links; nil selects web.New over App (its sign-ins limited
+	// by RateLimits.Sensitive).
+	Web *web.Handler
 }
 
 // Reader is the published-site reader: it claims the requests it Matches.
@@ -73,6 +78,7 @@ type Server struct {
 	mux       *http.ServeMux
 	metrics   *metrics
 	reader    Reader
+	web       *web.Handler
 	limits    *limiters
 	jobs      *jobMetrics
 	jobsAlive func() time.Time
@@ -117,6 +123,16 @@ func New(cfg Config) *Server {
 		s.metrics.reg.MustRegister(c) // the reader's cache metrics
 	}
 	s.routes()
+	s.web = cfg.Web
+	if s.web == nil && cfg.App != nil {
+		s.web = web.New(web.Config{App: cfg.App, Logger: cfg.Logger, PublicURL: s.urls.Public, SignInLimit: cfg.RateLimits.Sensitive,
+			Published: s.publishedSpace})
+	}
+	if s.web != nil {
+		for _, p := range s.web.Patterns() {
+			s.mux.Handle(p, s.serveWeb(p))
+		}
+	}
 	// Anything no route claims: 405 when the path exists for other methods,
 	// 404 otherwise, both as JSON errors.
 	s.mux.Handle("/", s.wrap("unmatched", public, s.notRouted))
@@ -162,6 +178,26 @@ func (s *Server) serveReader(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.reader.ServeHTTP(sw, r)
+}
+
+// serveWeb serves a route of the web application with the API's metrics
+// and per-address limit; the application authenticates its sessions
+// itself, into the same folio.Caller (internal/web).
+func (s *Server) serveWeb(route string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() { s.observe(r, route, sw.status, start) }()
+		addr := s.proxies.clientAddress(r)
+		r = r.WithContext(folio.WithClientAddress(r.Context(), addr))
+		if err := s.limits.check(sw, s.limits.address, ratelimit.AddressKey(addr)); err != nil {
+			sw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			sw.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprintln(sw, folio.MessageOf(err))
+			return
+		}
+		s.web.ServeHTTP(sw, r)
+	})
 }
 
 // handlerFunc is a handler that returns its error, which the adapter

@@ -329,10 +329,11 @@ func TestPublishedSiteCustomizationComplete(t *testing.T) {
 	})
 }
 
-// TestAppLinks: the urls.app links of spaces and pages lead to the page on
-// a public site that publishes the space, and otherwise (unpublished,
-// unlisted, revisions, change requests, organizations) to a page saying
-// Folio has no web application. The lookup finds the published links.
+// TestAppLinks: for a signed-out visitor, the urls.app links of spaces and
+// pages lead to the page on a public site that publishes the space, and
+// otherwise (unpublished, unlisted, revisions, change requests,
+// organizations) to the web application's sign-in, and back (internal/web
+// tests the signed-in side). The lookup finds the published links.
 func TestAppLinks(t *testing.T) {
 	t.Parallel()
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
@@ -370,8 +371,9 @@ func TestAppLinks(t *testing.T) {
 		noApp := func(u, id string) {
 			t.Helper()
 			code, loc, body := get(u)
-			if code != 200 || loc != "" || !strings.Contains(body, "no web application") || !strings.Contains(body, id) {
-				t.Fatalf("%s: %d %q %s", u, code, loc, body)
+			want := "/signin?next=" + url.QueryEscape(strings.TrimPrefix(u, apitest.PublicURL))
+			if code != 303 || loc != want || !strings.Contains(u, id) {
+				t.Fatalf("%s: %d %q, want sign-in at %s; %s", u, code, loc, want, body)
 			}
 		}
 		noApp(sp.URLs.App, guide)

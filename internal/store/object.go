@@ -139,3 +139,28 @@ func SetSpaceRevision(ctx context.Context, t *Tx, spaceID, from, to folio.ID) er
 	}
 	return nil
 }
+
+// RecentRevisions returns up to limit revisions of a space, newest first
+// (change requests' revisions included: callers walk parents to keep the
+// main line).
+func RecentRevisions(ctx context.Context, t *Tx, spaceID folio.ID, limit int) ([]folio.Revision, error) {
+	var out []folio.Revision
+	err := t.query(ctx, `SELECT id, parents, type, created_by, created_at FROM revisions WHERE space_id = ?
+		ORDER BY created_at DESC, id DESC LIMIT ?`, []any{spaceID, limit}, func(rows *sql.Rows) error {
+		r := folio.Revision{SpaceID: spaceID}
+		var (
+			parents string
+			created int64
+		)
+		if err := rows.Scan(&r.ID, &parents, &r.Type, &r.CreatedBy, &created); err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(parents), &r.Parents); err != nil {
+			return err
+		}
+		r.CreatedAt = fromMicros(created)
+		out = append(out, r)
+		return nil
+	})
+	return out, wrap(err, "list revisions")
+}

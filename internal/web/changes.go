@@ -1,0 +1,375 @@
+package web
+
+import (
+	"encoding/json"
+	"html/template"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/foliodocs/folio"
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/content"
+	"github.com/foliodocs/folio/internal/reader"
+)
+
+// crListView is the change requests tab: one status at a time.
+type crListView struct {
+	Status   string
+	Statuses []statusTab
+	Items    []crItem
+}
+
+type statusTab struct {
+	Status, Label, Href string
+	Current             bool
+}
+
+type crItem struct {
+	Number         int64
+	Subject, Href  string
+	Author, Status string
+	Updated        time.Time
+	Comments       int
+}
+
+var crStatuses = []struct{ status, label string }{
+	{folio.ChangeRequestOpen, "Open"}, {folio.ChangeRequestDraft, "Draft"},
+	{folio.ChangeRequestMerged, "Merged"}, {folio.ChangeRequestArchived, "Archived"},
+}
+
+func (h *Handler) changeRequests(w http.ResponseWriter, r *http.Request, q *req) error {
+	v, _, err := h.spaceFrame(r, q, "changes")
+	if err != nil {
+		return err
+	}
+	status := r.URL.Query().Get("status")
+	if status == "" {
+		status = folio.ChangeRequestOpen
+	}
+	lv := crListView{Status: status}
+	known := false
+	for _, s := range crStatuses {
+		lv.Statuses = append(lv.Statuses, statusTab{Status: s.status, Label: s.label, Href: v.Href + "/~/changes?status=" + s.status,
+			Current: s.status == status})
+		known = known || s.status == status
+	}
+	if !known {
+		return folio.Errorf(folio.Invalid, "status must be open, draft, merged or archived")
+	}
+	l, err := h.app.ListChangeRequests(r.Context(), q.caller, v.Space.ID, folio.ChangeRequestFilter{Status: status},
+		folio.ListOptions{Limit: 100})
+	if err != nil {
+		return err
+	}
+	for _, cr := range l.Items {
+		it := crItem{Number: cr.Number, Subject: cr.Subject, Href: v.Href + "/~/changes/" + strconv.FormatInt(cr.Number, 10),
+			Status: cr.Status, Updated: cr.UpdatedAt, Comments: cr.Comments}
+		if cr.Creator != nil {
+			it.Author = cr.Creator.DisplayName
+		}
+		if it.Subject == "" {
+			it.Subject = "Change request #" + strconv.FormatInt(cr.Number, 10)
+		}
+		lv.Items = append(lv.Items, it)
+	}
+	v.Body = lv
+	h.render(w, http.StatusOK, "changes", q, "Change requests · "+v.Space.Title, v)
+	return nil
+}
+
+// crView is one change request: its description and page-by-page diff.
+type crView struct {
+	Number      int64
+	Subject     string
+	Status      string
+	Author      string
+	Created     time.Time
+	Outdated    bool
+	Description template.HTML
+	Changes     []pageChange
+	Comments    []commentItem
+}
+
+// pageChange is what a change request does to one page; for an edited
+// document, its blocks marked added, removed or kept.
+type pageChange struct {
+	Kind, Title, Summary string
+	Blocks               []diffBlock
+}
+
+type diffBlock struct {
+	Op   string // "added", "removed", "same"
+	HTML template.HTML
+}
+
+func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) error {
+	v, _, err := h.spaceFrame(r, q, "changes")
+	if err != nil {
+		return err
+	}
+	ref := r.PathValue("number")
+	cr, err := h.app.GetChangeRequest(r.Context(), q.caller, v.Space.ID, ref)
+	if err != nil {
+		return err
+	}
+	cv := crView{Number: cr.Number, Subject: cr.Subject, Status: cr.Status, Created: cr.CreatedAt, Outdated: cr.Outdated()}
+	if cr.Creator != nil {
+		cv.Author = cr.Creator.DisplayName
+	}
+	if cv.Subject == "" {
+		cv.Subject = "Change request #" + ref
+	}
+	if len(cr.Description) > 0 && string(cr.Description) != "null" {
+		var d content.Document
+		if err := json.Unmarshal(cr.Description, &d); err == nil {
+			cv.Description, _ = reader.RenderDocument(&d, func(string) string { return "" }, func(string, string) string { return "" })
+		}
+	}
+	ch, err := h.app.GetChangeRequestChanges(r.Context(), q.caller, v.Space.ID, ref)
+	if err != nil {
+		return err
+	}
+	for _, c := range ch.Changes {
+		if c.PageID == "" {
+			continue // files: part 2 shows them
+		}
+		pc := pageChange{Kind: string(c.Kind)}
+		if c.Page != nil {
+			pc.Title = c.Page.Title
+		}
+		switch c.Kind {
+		case content.Added:
+			pc.Summary = "New page"
+		case content.Removed:
+			pc.Summary = "Page removed"
+		case content.Moved:
+			pc.Summary = "Page moved"
+		case content.Modified:
+			pc.Summary = "Page changed"
+			if c.Fields.Has(content.FieldMetadata) {
+				pc.Summary = "Title or settings changed"
+			}
+		}
+		if c.Kind == content.Added || c.Kind == content.Modified && c.Fields.Has(content.FieldDocument) {
+			var before *content.Document
+			if c.Kind == content.Modified {
+				if before, err = h.document(r, q, v.Space.ID, ch.Base.Revision.ID, c.PageID); err != nil {
+					return err
+				}
+			}
+			after, err := h.document(r, q, v.Space.ID, ch.Head.Revision.ID, c.PageID)
+			if err != nil {
+				return err
+			}
+			if pc.Blocks, err = diffDocuments(before, after, ch.Base, ch.Head, v.Href); err != nil {
+				return err
+			}
+			if c.Kind == content.Modified {
+				pc.Summary = "Content changed"
+			}
+		}
+		cv.Changes = append(cv.Changes, pc)
+	}
+	comments, err := h.app.ListComments(r.Context(), q.caller, app.CommentScope{Space: v.Space.ID, ChangeRequest: cr.ID},
+		folio.CommentFilter{Status: "all"}, folio.FormatMarkdown, folio.ListOptions{Limit: 100})
+	if err != nil {
+		return err
+	}
+	cv.Comments = commentItems(comments.Items)
+	v.Body = cv
+	h.render(w, http.StatusOK, "changerequest", q, cv.Subject+" · "+v.Space.Title, v)
+	return nil
+}
+
+// diffDocuments renders the top-level blocks of two versions of a page and
+// marks them by a longest common subsequence of their rendered HTML:
+// blocks only in before are removed, only in after added (a changed block
+// shows as its old version removed and its new one added).
+func diffDocuments(before, after *content.Document, base, head *app.Content, spaceHref string) ([]diffBlock, error) {
+	render := func(d *content.Document, c *app.Content) ([]template.HTML, error) {
+		if d == nil {
+			return nil, nil
+		}
+		out := make([]template.HTML, len(d.Nodes))
+		for i := range d.Nodes {
+			one := &content.Document{Object: d.Object, Data: d.Data, Nodes: d.Nodes[i : i+1]}
+			h, err := reader.RenderDocument(one, fileURL(c), pageURL(c, spaceHref))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = h
+		}
+		return out, nil
+	}
+	a, err := render(before, base)
+	if err != nil {
+		return nil, err
+	}
+	b, err := render(after, head)
+	if err != nil {
+		return nil, err
+	}
+	// lcs[i][j] is the common length of a[i:] and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []diffBlock
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			out = append(out, diffBlock{Op: "same", HTML: a[i]})
+			i, j = i+1, j+1
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+			out = append(out, diffBlock{Op: "removed", HTML: a[i]})
+			i++
+		default:
+			out = append(out, diffBlock{Op: "added", HTML: b[j]})
+			j++
+		}
+	}
+	return out, nil
+}
+
+// historyView is the space's history: revisions with author and time.
+type historyView struct {
+	Entries []historyEntry
+}
+
+type historyEntry struct {
+	ID, Href, Type, Author string
+	When                   time.Time
+	Current                bool
+}
+
+const historyLimit = 100
+
+func (h *Handler) history(w http.ResponseWriter, r *http.Request, q *req) error {
+	v, _, err := h.spaceFrame(r, q, "history")
+	if err != nil {
+		return err
+	}
+	l, err := h.app.ListHistory(r.Context(), q.caller, v.Space.ID, historyLimit)
+	if err != nil {
+		return err
+	}
+	var hv historyView
+	for i, e := range l {
+		he := historyEntry{ID: e.ID, Href: v.Href + "/~/revisions/" + e.ID, Type: revisionLabel(e.Type), When: e.CreatedAt, Current: i == 0}
+		if e.Author != nil {
+			he.Author = e.Author.DisplayName
+		}
+		hv.Entries = append(hv.Entries, he)
+	}
+	v.Body = hv
+	h.render(w, http.StatusOK, "history", q, "History · "+v.Space.Title, v)
+	return nil
+}
+
+func revisionLabel(t string) string {
+	switch t {
+	case folio.RevisionMerge:
+		return "Merged a change request"
+	case folio.RevisionRollback:
+		return "Restored an earlier version"
+	case folio.RevisionUpdate:
+		return "Updated"
+	}
+	return "Edited"
+}
+
+// revisionView is one revision: its page tree, read-only.
+type revisionView struct {
+	ID     string
+	Author string
+	When   time.Time
+	Pages  []*pageItem
+}
+
+func (h *Handler) revision(w http.ResponseWriter, r *http.Request, q *req) error {
+	v, _, err := h.spaceFrame(r, q, "history")
+	if err != nil {
+		return err
+	}
+	c, err := h.app.GetContent(r.Context(), q.caller, v.Space.ID, r.PathValue("revision"))
+	if err != nil {
+		return err
+	}
+	rv := revisionView{ID: c.Revision.ID, When: c.Revision.CreatedAt}
+	if u, err := h.app.GetUser(r.Context(), q.caller, c.Revision.CreatedBy); err == nil {
+		rv.Author = u.DisplayName
+	}
+	var build func(pages []*content.Page) []*pageItem
+	build = func(pages []*content.Page) []*pageItem {
+		var out []*pageItem
+		for _, p := range pages {
+			out = append(out, &pageItem{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Type: p.Type, Children: build(p.Pages)})
+		}
+		return out
+	}
+	rv.Pages = build(c.Tree.Pages)
+	v.Body = rv
+	h.render(w, http.StatusOK, "revision", q, "Revision · "+v.Space.Title, v)
+	return nil
+}
+
+// commentsView is the space's comments on its live content.
+type commentsView struct {
+	Items []commentItem
+}
+
+type commentItem struct {
+	Author, Markdown, Page, Status string
+	When                           time.Time
+	Replies                        int
+}
+
+func (h *Handler) comments(w http.ResponseWriter, r *http.Request, q *req) error {
+	v, _, err := h.spaceFrame(r, q, "comments")
+	if err != nil {
+		return err
+	}
+	l, err := h.app.ListComments(r.Context(), q.caller, app.CommentScope{Space: v.Space.ID}, folio.CommentFilter{Status: "all"},
+		folio.FormatMarkdown, folio.ListOptions{Limit: 100})
+	if err != nil {
+		return err
+	}
+	v.Body = commentsView{Items: commentItems(l.Items)}
+	h.render(w, http.StatusOK, "comments", q, "Comments · "+v.Space.Title, v)
+	return nil
+}
+
+func commentItems(l []folio.CommentView) []commentItem {
+	out := make([]commentItem, 0, len(l))
+	for _, c := range l {
+		ci := commentItem{Author: c.User(c.AuthorID).DisplayName, Markdown: c.Markdown, Status: c.Status, When: c.PostedAt, Replies: c.Replies}
+		if c.Page != nil {
+			ci.Page = c.Page.Title
+		}
+		out = append(out, ci)
+	}
+	return out
+}
+
+// postComment posts a comment on the space's live content.
+func (h *Handler) postComment(w http.ResponseWriter, r *http.Request, q *req) error {
+	spaceID := r.PathValue("space")
+	md := r.PostForm.Get("markdown")
+	if _, err := h.app.PostComment(r.Context(), q.caller, app.CommentScope{Space: spaceID},
+		folio.NewComment{Body: &folio.CommentBody{Markdown: &md}}); err != nil {
+		return err
+	}
+	http.Redirect(w, r, "/s/"+spaceID+"/~/comments", http.StatusSeeOther)
+	return nil
+}
