@@ -17,7 +17,7 @@ func TestTrustedProxiesFlag(t *testing.T) {
 		{"10.0.0.0/8, 192.0.2.1", nil, "[10.0.0.0/8 192.0.2.1/32]"},
 		{"10.0.0.0/8", []string{"--trusted-proxies", "::1"}, "[::1/128]"},
 		{"10.0.0.0/33", nil, `FOLIO_TRUSTED_PROXIES: "10.0.0.0/33" is not a CIDR prefix such as 10.0.0.0/8 or an address`},
-		{"", []string{"--trusted-proxies", "proxy.local"}, `invalid value "proxy.local" for flag -trusted-proxies: "proxy.local" is not a CIDR prefix such as 10.0.0.0/8 or an address`},
+		{"", []string{"--trusted-proxies", "proxy.local"}, `folio serve: invalid value "proxy.local" for flag -trusted-proxies: "proxy.local" is not a CIDR prefix such as 10.0.0.0/8 or an address (run "folio serve -h" for its flags)`},
 	} {
 		fs := newFlagSet("serve", "", io.Discard)
 		e := &env{getenv: func(k string) string {
