@@ -77,7 +77,7 @@ func TestUnknownUsersCommand(t *testing.T) {
 	for _, args := range [][]string{{"users"}, {"users", "delete"}} {
 		var stderr bytes.Buffer
 		err := run(context.Background(), args, noenv, io.Discard, &stderr)
-		if err == nil || !strings.Contains(err.Error(), `"folio users create" or "folio users token"`) {
+		if err == nil || !strings.Contains(err.Error(), `"folio users create", "folio users token" or "folio users password"`) {
 			t.Errorf("run %v = %v, want the users commands named", args, err)
 		}
 		if !strings.Contains(stderr.String(), "usage: folio users <command>") {
