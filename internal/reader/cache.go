@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"fmt"
 	"html/template"
 	"strconv"
 	"strings"
@@ -88,10 +89,11 @@ func (p *pageParts) size(key string) int {
 	return n
 }
 
-// partsKey is the cache key of a page of content c under the URL prefix.
-func partsKey(c *app.Content, pageID, prefix string) string {
+// partsKey is the cache key of a page of content c under the URL prefix,
+// in the language of the site space's interface strings.
+func partsKey(c *app.Content, pageID, prefix, lang string) string {
 	return strings.Join([]string{c.Space.ID, c.Revision.ID, pageID, prefix,
-		strconv.FormatInt(c.FileURLWindow(), 10)}, "\x00")
+		strconv.FormatInt(c.FileURLWindow(), 10), lang}, "\x00")
 }
 
 // pageKey is the cache key of a whole document page as one visitor sees
@@ -109,7 +111,7 @@ func pageKey(q *request, c *app.Content, sp *placed, all []placed, sections []*f
 	var b strings.Builder
 	b.WriteString("page\x00")
 	for _, s := range []string{q.site.ProfileKey, q.base, q.absolute, returnPath(q.r), chosenTheme(q), sp.ss.ID,
-		partsKey(c, node.Page.ID, q.base+sp.prefix), versions} {
+		partsKey(c, node.Page.ID, q.base+sp.prefix, localeOf(q.customization(&sp.ss))), versions} {
 		b.WriteString(s)
 		b.WriteByte(0)
 	}
@@ -163,7 +165,7 @@ func (h *Handler) pageParts(ctx context.Context, q *request, c *app.Content, sp 
 	}
 	p.Specs, p.Versions, p.transient = r.openapi.refs, r.openapi.used, r.openapi.transient
 	if !p.transient {
-		h.cache.put(partsKey(c, node.Page.ID, q.base+sp.prefix), p)
+		h.cache.put(partsKey(c, node.Page.ID, q.base+sp.prefix, localeOf(q.customization(&sp.ss))), p)
 	}
 	return p, nil
 }
@@ -179,7 +181,7 @@ func renderParts(q *request, c *app.Content, sp *placed, node content.PageNode, 
 		return nil, err
 	}
 	p.TOC = r.headings
-	if p.Nav, err = fragment("tree", navOf(c, node, pageURL, r.ref)); err != nil {
+	if p.Nav, err = fragment("tree", navOf(c, node, pageURL, r.ref, func(t string) string { return fmt.Sprintf(r.s("subpages"), t) })); err != nil {
 		return nil, err
 	}
 	if prev, next := prevNext(c, node); prev != nil || next != nil {

@@ -55,6 +55,11 @@ func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []place
 	}
 	v.Body, v.Nav, v.TOC = parts.Body, parts.Nav, parts.TOC
 	v.Breadcrumbs, v.Prev, v.Next = parts.Breadcrumbs, parts.Prev, parts.Next
+	v.HasDrawer = v.Nav != "" || len(v.TOC) > 0
+	v.Emoji = emoji(node.Page.Emoji)
+	if c.Revision != nil && !c.Revision.CreatedAt.IsZero() {
+		v.Updated = c.Revision.CreatedAt.UTC().Format("2006-01-02")
+	}
 	for _, s := range sections {
 		v.Sections = append(v.Sections, link{Title: s.Title, Href: q.base + "/" + escapePath(s.Path),
 			Current: sp.section != nil && sp.section.ID == s.ID})

@@ -38,7 +38,7 @@ func TestSearch(t *testing.T) {
 		f.publish(t)
 
 		home := get(t, s, nil, "", base+"/").want(t, 200,
-			`<form class="search" role="search" method="get" action="`+base+`/~/search">`, `name="q"`)
+			`<form class="search" role="search" method="get" action="`+base+`/~/search" data-endpoint="`+base+`/~/search.json">`, `name="q"`)
 		_ = home
 		p := get(t, s, nil, "", base+"/~/search?q=kubernetes").want(t, 200, "<title>Search | Docs</title>",
 			`value="kubernetes"`, "2 pages match",
@@ -101,7 +101,7 @@ func TestThemeSwitch(t *testing.T) {
 		base := "/sites/" + f.site
 		p := get(t, s, nil, "", base+"/").want(t, 200, `data-theme="light"`,
 			`<form class="theme-switch" method="get" action="`+base+`/~/theme" data-cookie-path="`+base+`/"`,
-			`<input type="hidden" name="return" value="`+base+`/">`, `value="dark" aria-pressed="false"`)
+			`<input type="hidden" name="return" value="`+base+`/">`, `value="dark" aria-label="Dark theme" title="Dark theme" aria-pressed="false"`)
 		noHostile(t, p)
 
 		r := get(t, s, nil, "", base+"/~/theme?theme=dark&return="+url.QueryEscape(base+"/welcome?x=1"))
@@ -131,7 +131,7 @@ func TestThemeSwitch(t *testing.T) {
 		jar, _ := cookiejar.New(nil)
 		client := &http.Client{Jar: jar}
 		get(t, s, client, "", base+"/~/theme?theme=system&return="+base+"/")
-		get(t, s, client, "", base+"/").want(t, 200, `data-theme="system"`, `value="system" aria-pressed="true"`)
+		get(t, s, client, "", base+"/").want(t, 200, `data-theme="system"`, `value="system" aria-label="System theme" title="System theme" aria-pressed="true"`)
 		get(t, s, client, "", base+"/~/search?q=steps").want(t, 200, `data-theme="system"`)
 		get(t, s, client, "", base+"/~/theme?theme=dark&return="+base+"/")
 		get(t, s, client, "", base+"/").want(t, 200, `data-theme="dark"`)
