@@ -50,6 +50,7 @@ func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []place
 	v := &pageView{PageTitle: parts.Title, Description: parts.Description}
 	h.chrome(q, v, &sp.ss)
 	v.Canonical = q.absolute + sp.prefix + "/" + escapePath(c.Paths()[node.Page.ID])
+	v.Markdown = markdownURL(q.base + sp.prefix + "/" + escapePath(c.Paths()[node.Page.ID]))
 	if parts.NoIndex {
 		v.NoIndex = true
 	}

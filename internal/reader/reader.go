@@ -167,6 +167,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case searchJSONPath:
 		h.searchJSON(q)
 		return
+	case llmsPath, llmsFullPath:
+		h.llms(q, q.rest == llmsFullPath)
+		return
 	}
 	h.page(q)
 }
@@ -326,6 +329,12 @@ func obj(m map[string]any, keys ...string) map[string]any {
 // chrome fills the site-wide parts of a page from the customization of
 // the site (or of the site space being read).
 func (h *Handler) chrome(q *request, v *pageView, ss *folio.SiteSpaceView) {
+	if ss == nil {
+		// Pages of no site space (search, errors) wear the default's.
+		if _, def, _ := visible(q.site); def != nil {
+			ss = &def.ss
+		}
+	}
 	c := q.customization(ss)
 	v.SiteTitle = q.site.Site.Title
 	if t := str(c, "title"); t != "" {
@@ -488,10 +497,16 @@ func visible(ps *app.PublishedSite) (all []placed, def *placed, sections []*foli
 func (h *Handler) page(q *request) {
 	ctx := q.r.Context()
 	all, def, sections := visible(q.site)
-	segs := strings.SplitN(q.rest, "/", 2)
+	// {page}.md is the page as Markdown (markdown.go).
+	rest, asMarkdown := strings.CutSuffix(q.rest, ".md")
+	if rest == "" {
+		asMarkdown = false
+		rest = q.rest
+	}
+	segs := strings.SplitN(rest, "/", 2)
 	var sp *placed
-	pagePath := q.rest
-	if q.rest != "" {
+	pagePath := rest
+	if rest != "" {
 		// r.URL.Path is already decoded.
 		first := segs[0]
 		for i := range all {
@@ -547,6 +562,16 @@ func (h *Handler) page(q *request) {
 		if n, ok := firstDocument(node.Page.Pages); ok {
 			node, _ = c.Node(n.ID)
 		}
+	}
+	if asMarkdown {
+		// Only a page's own address (its path, not a site space's
+		// root) has a Markdown twin.
+		if pagePath == "" || node.Page.Type != content.PageDocument {
+			h.notFound(q)
+			return
+		}
+		h.servePageMarkdown(q, c, sp, node)
+		return
 	}
 	if node.Page.Type == content.PageLink {
 		r := q.renderer(c, sp)
