@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -45,7 +47,17 @@ var (
 	// cssVersion and jsVersion are short hashes of the two assets.
 	cssVersion = version(readerCSS)
 	jsVersion  = version(readerJS)
+	// The assets compressed once, for browsers that accept gzip.
+	gzipped = map[*byte][]byte{&readerCSS[0]: gzipOf(readerCSS), &readerJS[0]: gzipOf(readerJS)}
 )
+
+func gzipOf(b []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = w.Write(b)
+	_ = w.Close()
+	return buf.Bytes()
+}
 
 func version(b []byte) string {
 	sum := sha256.Sum256(b)
@@ -128,6 +140,18 @@ func codeRules(s *chroma.Style, bg, prefix string, all bool) string {
 	return b.String()
 }
 
+// acceptsGzip reports whether a request's Accept-Encoding lists gzip
+// (without q=0).
+func acceptsGzip(r *http.Request) bool {
+	for _, e := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(e), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.ReplaceAll(params, " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
+}
+
 // rgb parses #rgb or #rrggbb.
 func rgb(hex string) (c [3]float64, ok bool) {
 	h := strings.TrimPrefix(hex, "#")
@@ -197,11 +221,17 @@ func readableAt(fg, bg string, want float64) string {
 	return fmt.Sprintf("#%02x%02x%02x", int(c[0]), int(c[1]), int(c[2]))
 }
 
-// asset serves the stylesheet or the script.
+// asset serves the stylesheet or the script, compressed when the browser
+// accepts gzip.
 func (h *Handler) asset(q *request, body []byte, contentType string) {
 	q.w.Header().Set("Content-Type", contentType)
 	q.w.Header().Set("X-Content-Type-Options", "nosniff")
 	q.w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	q.w.Header().Set("Vary", "Accept-Encoding")
+	if gz, ok := gzipped[&body[0]]; ok && acceptsGzip(q.r) {
+		q.w.Header().Set("Content-Encoding", "gzip")
+		body = gz
+	}
 	if q.r.Method != http.MethodHead {
 		_, _ = q.w.Write(body)
 	}

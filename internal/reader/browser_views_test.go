@@ -129,7 +129,7 @@ func (b *tab) axe(script, view string) {
 		if v.Impact == "serious" || v.Impact == "critical" {
 			b.t.Errorf("%s: axe %s (%s): %s at %v", view, v.ID, v.Impact, v.Help, v.Nodes)
 		} else {
-			b.t.Logf("%s: axe %s (%s): %s", view, v.ID, v.Impact, v.Help)
+			b.t.Logf("%s: axe %s (%s): %s at %v", view, v.ID, v.Impact, v.Help, v.Nodes)
 		}
 	}
 }
@@ -211,7 +211,12 @@ func TestReaderViews(t *testing.T) {
 			b.screenshotAt(view, theme == "dark", w)
 		}
 	}
-	// The search results page and the 404 page, in one view each.
+	// A nested page (an open branch, breadcrumbs), the search results
+	// page and the 404 page, in one view each.
+	b.run(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(s.URL+base+"/guides/install/configure"))
+	b.at(base+"/guides/install/configure", "Configure")
+	b.axe(axeJS, "nested page")
+	b.screenshotAt("configure 1280 dark", true, 1280)
 	b.run(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(s.URL+base+"/~/search?q=install"))
 	b.at(base+"/~/search?q=install", "Search")
 	b.axe(axeJS, "search page")
