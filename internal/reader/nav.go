@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"strings"
+
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/content"
 )
@@ -52,6 +54,17 @@ func navOf(c *app.Content, node content.PageNode, pageURL func(*content.Page) st
 					it.Label = label(p.Title)
 				}
 			}
+			var class []string
+			if it.Branch {
+				class = append(class, "branch")
+				if !it.Open {
+					class = append(class, "closed")
+				}
+			}
+			if it.Current {
+				class = append(class, "current")
+			}
+			it.Class = strings.Join(class, " ")
 			out = append(out, it)
 		}
 		return out

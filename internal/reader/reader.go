@@ -21,7 +21,7 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-var pageTemplate = template.Must(template.New("").ParseFS(templateFS, "templates/*.html"))
+var pageTemplate = template.Must(template.New("").Funcs(template.FuncMap{"icon": icon}).ParseFS(templateFS, "templates/*.html"))
 
 // ShareCookie holds a share-link key once a reader opened a share-link
 // site with ?share= (or ?shareKey=); it is scoped to the site's base path.
@@ -263,6 +263,7 @@ type link struct {
 // when they are shown (Children) under a disclosure named Label.
 type navItem struct {
 	Title, Href, Emoji, Label string
+	Class                     string // of its list item: branch, closed, current
 	Current, Group            bool
 	Branch, Open              bool
 	Children                  []navItem
