@@ -12,7 +12,8 @@
 # to bench/results/lighthouse-DATE.md. Run by hand; CI does not run it.
 #
 # Environment: LIGHTHOUSE_VERSION (default 12.8.2, the last that runs on
-# Node 20), CHROME_PATH (default /usr/bin/chromium).
+# Node 20), CHROME_PATH (default /usr/bin/chromium), REPORTS (a folder to
+# keep the JSON reports in).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -99,6 +100,7 @@ for page in "${pages[@]}"; do
         | map((.score * 100 | round | tostring)) | join(" | ")) +
       " | \(.audits["cumulative-layout-shift"].numericValue) | \(.audits["first-contentful-paint"].displayValue) | \(.audits["largest-contentful-paint"].displayValue) |"' "$out")")
     printf '   %s\n' "${rows[-1]}" >&2
+    [ -z "${REPORTS:-}" ] || { mkdir -p "$REPORTS" && cp "$out" "$REPORTS/"; }
   done
 done
 

@@ -1,6 +1,10 @@
 package reader
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // The reader's interface strings, in the site's locale (the
 // customization's internationalization.locale). One catalog: English is
@@ -124,3 +128,28 @@ var translated = func() map[string]strs {
 	}
 	return out
 }()
+
+// months are the month names of each language (Japanese needs none).
+var months = map[string][12]string{
+	"en": {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
+	"fr": {"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
+	"de": {"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
+	"es": {"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
+}
+
+// longDate writes a date as the language writes it in prose.
+func longDate(lang string, t time.Time) string {
+	y, m, d := t.Date()
+	name := months[lang][m-1]
+	switch lang {
+	case "fr":
+		return fmt.Sprintf("%d %s %d", d, name, y)
+	case "de":
+		return fmt.Sprintf("%d. %s %d", d, name, y)
+	case "es":
+		return fmt.Sprintf("%d de %s de %d", d, name, y)
+	case "ja":
+		return fmt.Sprintf("%d年%d月%d日", y, m, d)
+	}
+	return fmt.Sprintf("%s %d, %d", months["en"][m-1], d, y)
+}

@@ -65,7 +65,7 @@ func TestInterfaceLanguage(t *testing.T) {
 		get(t, s, nil, "", base+"/").want(t, 200, `<html lang="en"`, ">On this page<", `aria-label="Search this site"`)
 		for locale, words := range map[string][]string{
 			"fr": {`<html lang="fr"`, ">Sur cette page<", `aria-label="Rechercher dans ce site"`, `aria-label="Lien vers cette section"`},
-			"de": {`<html lang="de"`, ">Auf dieser Seite<", `aria-label="Dunkles Design"`},
+			"de": {`<html lang="de"`, ">Auf dieser Seite<", `aria-label="Dunkles Design"`, "Zuletzt aktualisiert <time datetime="},
 			"es": {`<html lang="es"`, ">En esta página<", `aria-label="Tema claro"`},
 			"ja": {`<html lang="ja"`, ">このページの内容<", `aria-label="ダークテーマ"`},
 		} {

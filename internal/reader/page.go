@@ -60,6 +60,7 @@ func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []place
 	v.Emoji = emoji(node.Page.Emoji)
 	if c.Revision != nil && !c.Revision.CreatedAt.IsZero() {
 		v.Updated = c.Revision.CreatedAt.UTC().Format("2006-01-02")
+		v.UpdatedText = longDate(v.Lang, c.Revision.CreatedAt.UTC())
 	}
 	for _, s := range sections {
 		v.Sections = append(v.Sections, link{Title: s.Title, Href: q.base + "/" + escapePath(s.Path),

@@ -294,7 +294,7 @@ type pageView struct {
 	TOC                                                []heading
 	Prev, Next                                         *link
 	Emoji                                              string
-	Updated                                            string // date of the revision shown, YYYY-MM-DD
+	Updated, UpdatedText                               string // date of the revision shown: YYYY-MM-DD, and in words
 	Markdown, EditURL                                  string // the page as Markdown (PAGE.md), its source on git
 	HasDrawer                                          bool   // navigation or outline: the phone menu has something to show
 	// The search box, the theme switch and the assets (search.go, theme.go, assets.go).

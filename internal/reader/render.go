@@ -75,6 +75,11 @@ type renderer struct {
 	openapi  *opResolver // nil: OpenAPI blocks show their method and path only
 	headings []heading
 	ids      map[string]int
+	tabs     int // tab sets so far
+	// shift lifts every heading of a document whose highest heading is
+	// below heading-1, so that the article's headings start at <h2>
+	// (heading order) and the outline at its first level.
+	shift int
 }
 
 // s returns an interface string of the renderer's language.
@@ -88,6 +93,26 @@ func (r *renderer) s(key string) string {
 func (r *renderer) document(d *content.Document) []block {
 	if d == nil {
 		return nil
+	}
+	top := 4
+	var walk func([]content.Node)
+	walk = func(nodes []content.Node) {
+		for i := range nodes {
+			n := &nodes[i]
+			switch n.Type {
+			case content.BlockHeading1, content.BlockHeading2, content.BlockHeading3:
+				top = min(top, int(n.Type[len(n.Type)-1]-'0'))
+			}
+			walk(n.Nodes)
+			for j := range n.Fragments {
+				walk(n.Fragments[j].Nodes)
+			}
+		}
+	}
+	walk(d.Nodes)
+	r.shift = 0
+	if top < 4 {
+		r.shift = top - 1
 	}
 	return r.blocks(d.Nodes)
 }
@@ -110,7 +135,7 @@ func (r *renderer) block(n *content.Node) block {
 	case content.BlockParagraph:
 		return block{Kind: "p", Inlines: r.inlines(n.Nodes)}
 	case content.BlockHeading1, content.BlockHeading2, content.BlockHeading3:
-		level := int(n.Type[len(n.Type)-1] - '0')
+		level := int(n.Type[len(n.Type)-1]-'0') - r.shift
 		text := plain(n.Nodes)
 		id := r.anchor(n, text)
 		r.headings = append(r.headings, heading{ID: id, Text: text, Level: level})
@@ -194,10 +219,14 @@ func (r *renderer) block(n *content.Node) block {
 		}
 		return block{Kind: "details", Title: t, Children: r.blocks(body)}
 	case content.BlockTabs:
-		b := block{Kind: "tabs"}
+		// Ids number the page's tab sets, so that tabs and panels name
+		// each other (the same on every render of the page).
+		r.tabs++
+		b := block{Kind: "tabs", ID: "tabs-" + strconv.Itoa(r.tabs)}
 		for i := range n.Nodes {
 			it := &n.Nodes[i]
-			b.Items = append(b.Items, block{Kind: "tab", Text: str(it.Data, "title"), Children: r.blocks(it.Nodes)})
+			b.Items = append(b.Items, block{Kind: "tab", ID: b.ID + "-" + strconv.Itoa(i), Start: i, Text: str(it.Data, "title"),
+				Children: r.blocks(it.Nodes)})
 		}
 		return b
 	case content.BlockTable:

@@ -1,9 +1,7 @@
-// Blocks: copy buttons on code, tabs as ARIA tabs, the outline following
-// the reading position, the page copied as Markdown, dates in the
-// reader's language.
+// Blocks: copy buttons on code, tabs, the outline following the reading
+// position, the page copied as Markdown.
 (function () {
   "use strict";
-  var lang = document.documentElement.lang || "en";
   var strings = document.body.dataset;
 
   function icon(paths) {
@@ -81,46 +79,25 @@
     head.appendChild(b);
   });
 
-  // Tabs: the panels' titles become a tab list (WAI-ARIA tabs with
-  // automatic activation); arrows, Home and End move between tabs.
-  var tabsCount = 0;
-  document.querySelectorAll(".tabs").forEach(function (box) {
-    var panels = Array.prototype.filter.call(box.children, function (c) { return c.classList.contains("tab"); });
-    if (!panels.length) {
-      return;
-    }
-    var n = ++tabsCount;
-    var list = document.createElement("div");
-    list.setAttribute("role", "tablist");
-    var tabs = panels.map(function (panel, i) {
-      var title = panel.querySelector(".tab-title");
-      var tab = document.createElement("button");
-      tab.type = "button";
-      tab.id = "tab-" + n + "-" + i;
-      tab.setAttribute("role", "tab");
-      tab.setAttribute("aria-controls", "tabpanel-" + n + "-" + i);
-      tab.textContent = title ? title.textContent : String(i + 1);
-      panel.id = "tabpanel-" + n + "-" + i;
-      panel.setAttribute("role", "tabpanel");
-      panel.setAttribute("aria-labelledby", tab.id);
-      panel.setAttribute("tabindex", "0");
-      list.appendChild(tab);
-      return tab;
-    });
-    function select(i, focus) {
+  // Tabs: the server writes WAI-ARIA tabs (automatic activation); a
+  // click or arrows, Home and End select a tab and show its panel.
+  document.querySelectorAll(".tabs [role=tablist]").forEach(function (list) {
+    var tabs = Array.prototype.slice.call(list.querySelectorAll("[role=tab]"));
+    function select(i) {
       tabs.forEach(function (t, j) {
         t.setAttribute("aria-selected", String(i === j));
         t.tabIndex = i === j ? 0 : -1;
-        panels[j].hidden = i !== j;
+        var panel = document.getElementById(t.getAttribute("aria-controls"));
+        if (panel) {
+          panel.hidden = i !== j;
+        }
       });
-      if (focus) {
-        tabs[i].focus();
-      }
+      tabs[i].focus();
     }
     list.addEventListener("click", function (e) {
       var i = tabs.indexOf(e.target.closest("[role=tab]"));
       if (i >= 0) {
-        select(i, true);
+        select(i);
       }
     });
     list.addEventListener("keydown", function (e) {
@@ -130,11 +107,8 @@
         return;
       }
       e.preventDefault();
-      select((next + tabs.length) % tabs.length, true);
+      select((next + tabs.length) % tabs.length);
     });
-    box.insertBefore(list, box.firstChild);
-    box.classList.add("enhanced");
-    select(0, false);
   });
 
   // Outline: the section being read is marked as the reader scrolls.
@@ -185,12 +159,4 @@
     });
   }
 
-  // Dates: the server writes ISO dates; show them as the reader's
-  // language writes them.
-  document.querySelectorAll("time[datetime]").forEach(function (t) {
-    var d = new Date(t.getAttribute("datetime") + "T00:00:00Z");
-    if (!isNaN(d)) {
-      t.textContent = d.toLocaleDateString(lang, {year: "numeric", month: "long", day: "numeric", timeZone: "UTC"});
-    }
-  });
 })();
