@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/foliodocs/folio"
 )
 
 // TestCodeColoursReadable: every colour of code highlighting, in both
@@ -60,5 +62,30 @@ func TestReadablePrimary(t *testing.T) {
 	}
 	if got := readable("#1a7f37", lightBG); got != "#1a7f37" {
 		t.Errorf("a readable colour changed: %s", got)
+	}
+}
+
+// TestEditURL: the edit link of a git-synced page on GitHub, GitLab or
+// another host, and none for a space without sync or a URL that is not
+// http(s).
+func TestEditURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		url, file, want string
+	}{
+		{"https://github.com/o/r/tree/main", "guide/install.md", "https://github.com/o/r/edit/main/guide/install.md"},
+		{"https://github.com/o/r/tree/main/docs/", "a b.md", "https://github.com/o/r/edit/main/docs/a%20b.md"},
+		{"https://gitlab.com/o/r/-/tree/main", "README.md", "https://gitlab.com/o/r/-/edit/main/README.md"},
+		{"https://git.example/o/r", "x.md", "https://git.example/o/r/x.md"},
+		{"javascript:alert(1)//", "x.md", ""},
+		{"/srv/repo", "x.md", ""},
+		{"https://github.com/o/r/tree/main", "", ""},
+	} {
+		if got := editURL(&folio.GitSyncState{URL: tc.url}, tc.file); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.url, tc.file, got, tc.want)
+		}
+	}
+	if got := editURL(nil, "x.md"); got != "" {
+		t.Errorf("no sync: %q", got)
 	}
 }

@@ -189,6 +189,7 @@ func TestReaderViews(t *testing.T) {
 	f.putSpec(t, "petstore", petsSpec)
 	f.publish(t)
 	s.DoUnchecked(t, f.admin, "PATCH", f.siteAPI+"/site-spaces/"+f.siteSpace(t)+"/customization", map[string]any{
+		"header": map[string]any{"links": []any{map[string]any{"title": "Blog", "to": map[string]any{"kind": "url", "url": "https://example.com/blog"}}}},
 		"footer": map[string]any{"copyright": "© Aurora", "groups": []any{map[string]any{"title": "Community",
 			"links": []any{map[string]any{"title": "Forum", "to": map[string]any{"kind": "url", "url": "https://example.com/forum"}}}}}},
 	}).WantStatus(t, 200)
@@ -241,6 +242,12 @@ func TestReaderViews(t *testing.T) {
 			b.screenshotAt("menu 360 light", false, 360)
 		}
 		b.eval(`[...document.querySelectorAll("#drawer nav.tree a")].map(a => a.getAttribute("href"))`, &hrefs)
+		var inert, blog bool
+		b.eval(`document.querySelector("main").inert`, &inert)
+		b.eval(`[...document.querySelectorAll("#drawer .drawer-links a")].some(a => a.textContent === "Blog" && a.offsetParent !== null)`, &blog)
+		if !inert || !blog {
+			t.Fatalf("open drawer: main inert %v, header link shown %v", inert, blog)
+		}
 		next := ""
 		for _, h := range hrefs {
 			if !seen[h] && next == "" {

@@ -61,6 +61,7 @@ type pageParts struct {
 	TOC                []heading
 	Breadcrumbs        []link
 	Prev, Next         *link
+	Cover              *block // the page's cover image, when it shows one
 	// Specs are the specifications the page's OpenAPI blocks name, and
 	// Versions the latest version of each when rendered ("" for none).
 	Specs    []string
@@ -72,6 +73,9 @@ type pageParts struct {
 // size estimates the bytes an entry holds.
 func (p *pageParts) size(key string) int {
 	n := 256 + len(key) + len(p.Title) + len(p.Description) + len(p.Body) + len(p.Nav)
+	if p.Cover != nil {
+		n += 64 + len(p.Cover.Src) + len(p.Cover.DarkSrc)
+	}
 	for _, h := range p.TOC {
 		n += 48 + len(h.ID) + len(h.Text)
 	}
@@ -181,6 +185,15 @@ func renderParts(q *request, c *app.Content, sp *placed, node content.PageNode, 
 		return nil, err
 	}
 	p.TOC = r.headings
+	if cv := node.Page.Cover; cv != nil && (node.Page.Layout == nil || node.Page.Layout.Cover) {
+		var ref, dark any
+		_ = decodeJSON(cv.Ref, &ref)
+		_ = decodeJSON(cv.RefDark, &dark)
+		img := r.image(&content.Node{Data: map[string]any{"ref": ref, "refDark": dark}})
+		if img.Src != "" {
+			p.Cover = &img
+		}
+	}
 	if p.Nav, err = fragment("tree", navOf(c, node, pageURL, r.ref, func(t string) string { return fmt.Sprintf(r.s("subpages"), t) })); err != nil {
 		return nil, err
 	}

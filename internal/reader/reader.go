@@ -294,6 +294,7 @@ type pageView struct {
 	TOC                                                []heading
 	Prev, Next                                         *link
 	Emoji                                              string
+	Cover                                              *block // the page's cover image
 	Updated, UpdatedText                               string // date of the revision shown: YYYY-MM-DD, and in words
 	Markdown, EditURL                                  string // the page as Markdown (PAGE.md), its source on git
 	HasDrawer                                          bool   // navigation or outline: the phone menu has something to show

@@ -11,6 +11,10 @@
     button.setAttribute("aria-expanded", String(open));
     drawer.classList.toggle("open", open);
     document.body.style.overflow = open ? "hidden" : "";
+    // What the drawer covers cannot take the focus while it is open.
+    document.querySelectorAll("main, footer.site").forEach(function (e) {
+      e.inert = open;
+    });
     if (open) {
       var current = drawer.querySelector("[aria-current=page]") || drawer.querySelector("a");
       if (current) {
