@@ -31,13 +31,10 @@ const maxDialogResults = 12
 
 // searchView is what the search page shows.
 type searchView struct {
-	Query     string
-	Summary   string // the sentence above the results, in the site's language
-	Results   []searchResult
-	More      bool // more pages matched than are listed
-	Searched  bool // a query was run (Results may still be empty)
-	TooLong   bool
-	MaxLength int
+	Query   string
+	Summary string // the sentence above the results, in the site's language
+	Results []searchResult
+	More    bool // more pages matched than are listed
 }
 
 // searchResult is a page that matched.
@@ -63,7 +60,7 @@ type searchSnippet struct {
 func (h *Handler) search(q *request) {
 	_, _, sections := visible(q.site)
 	query := strings.TrimSpace(q.r.URL.Query().Get("q"))
-	sv := &searchView{Query: query, MaxLength: app.MaxSearchQuery}
+	sv := &searchView{Query: query}
 	v := &pageView{Search: sv}
 	h.chrome(q, v, nil)
 	v.PageTitle = v.T["search"]
@@ -76,7 +73,6 @@ func (h *Handler) search(q *request) {
 	case query == "":
 		sv.Summary = v.T["searchPrompt"]
 	case utf8.RuneCountInString(query) > app.MaxSearchQuery:
-		sv.TooLong = true
 		sv.Summary = fmt.Sprintf(v.T["searchTooLong"], app.MaxSearchQuery)
 		code = http.StatusBadRequest
 	default:
@@ -86,7 +82,6 @@ func (h *Handler) search(q *request) {
 			h.fail(q.w, q.r, q, err)
 			return
 		}
-		sv.Searched = true
 		switch n := len(sv.Results); {
 		case n == 0:
 			sv.Summary = fmt.Sprintf(v.T["searchNone"], query)
