@@ -240,6 +240,7 @@ func TestReaderViews(t *testing.T) {
 		b.waitFor("document.querySelector('button.menu-button').getAttribute('aria-expanded') === 'true' && getComputedStyle(document.getElementById('drawer')).display === 'block'")
 		if round == 0 {
 			b.screenshotAt("menu 360 light", false, 360)
+			b.axe(axeJS, "phone menu")
 		}
 		b.eval(`[...document.querySelectorAll("#drawer nav.tree a")].map(a => a.getAttribute("href"))`, &hrefs)
 		var inert, blog bool
@@ -277,6 +278,7 @@ func TestReaderViews(t *testing.T) {
 	b.run(chromedp.KeyEvent("upgrade"))
 	b.waitFor("document.querySelectorAll('dialog.search-dialog [role=option]').length > 0 && !!document.querySelector('dialog.search-dialog input').getAttribute('aria-activedescendant')")
 	b.screenshotAt("search dialog 1280 light", false, 1280)
+	b.axe(axeJS, "search dialog")
 	var first string
 	b.eval("document.querySelector('dialog.search-dialog [role=option][aria-selected=true] .hit-title').textContent", &first)
 	if first != "Upgrade" {
