@@ -112,7 +112,8 @@ func (b *tab) screenshot(name string, dark bool) {
 }
 
 // artifacts is the folder screenshots are saved in: reader/ under
-// $FOLIO_TEST_ARTIFACTS when set (CI keeps it), else a temporary folder
+// $FOLIO_TEST_ARTIFACTS when set (a CI job that keeps artefacts points
+// it at their folder), else a temporary folder
 // of the test.
 func artifacts(t *testing.T) string {
 	t.Helper()
