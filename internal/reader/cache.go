@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"fmt"
 	"html/template"
 	"strconv"
 	"strings"
@@ -60,6 +61,7 @@ type pageParts struct {
 	TOC                []heading
 	Breadcrumbs        []link
 	Prev, Next         *link
+	Cover              *block // the page's cover image, when it shows one
 	// Specs are the specifications the page's OpenAPI blocks name, and
 	// Versions the latest version of each when rendered ("" for none).
 	Specs    []string
@@ -71,6 +73,9 @@ type pageParts struct {
 // size estimates the bytes an entry holds.
 func (p *pageParts) size(key string) int {
 	n := 256 + len(key) + len(p.Title) + len(p.Description) + len(p.Body) + len(p.Nav)
+	if p.Cover != nil {
+		n += 64 + len(p.Cover.Src) + len(p.Cover.DarkSrc)
+	}
 	for _, h := range p.TOC {
 		n += 48 + len(h.ID) + len(h.Text)
 	}
@@ -88,10 +93,11 @@ func (p *pageParts) size(key string) int {
 	return n
 }
 
-// partsKey is the cache key of a page of content c under the URL prefix.
-func partsKey(c *app.Content, pageID, prefix string) string {
+// partsKey is the cache key of a page of content c under the URL prefix,
+// in the language of the site space's interface strings.
+func partsKey(c *app.Content, pageID, prefix, lang string) string {
 	return strings.Join([]string{c.Space.ID, c.Revision.ID, pageID, prefix,
-		strconv.FormatInt(c.FileURLWindow(), 10)}, "\x00")
+		strconv.FormatInt(c.FileURLWindow(), 10), lang}, "\x00")
 }
 
 // pageKey is the cache key of a whole document page as one visitor sees
@@ -109,7 +115,7 @@ func pageKey(q *request, c *app.Content, sp *placed, all []placed, sections []*f
 	var b strings.Builder
 	b.WriteString("page\x00")
 	for _, s := range []string{q.site.ProfileKey, q.base, q.absolute, returnPath(q.r), chosenTheme(q), sp.ss.ID,
-		partsKey(c, node.Page.ID, q.base+sp.prefix), versions} {
+		partsKey(c, node.Page.ID, q.base+sp.prefix, localeOf(q.customization(&sp.ss))), versions} {
 		b.WriteString(s)
 		b.WriteByte(0)
 	}
@@ -163,7 +169,7 @@ func (h *Handler) pageParts(ctx context.Context, q *request, c *app.Content, sp 
 	}
 	p.Specs, p.Versions, p.transient = r.openapi.refs, r.openapi.used, r.openapi.transient
 	if !p.transient {
-		h.cache.put(partsKey(c, node.Page.ID, q.base+sp.prefix), p)
+		h.cache.put(partsKey(c, node.Page.ID, q.base+sp.prefix, localeOf(q.customization(&sp.ss))), p)
 	}
 	return p, nil
 }
@@ -179,7 +185,16 @@ func renderParts(q *request, c *app.Content, sp *placed, node content.PageNode, 
 		return nil, err
 	}
 	p.TOC = r.headings
-	if p.Nav, err = fragment("tree", navOf(c, node, pageURL, r.ref)); err != nil {
+	if cv := node.Page.Cover; cv != nil && (node.Page.Layout == nil || node.Page.Layout.Cover) {
+		var ref, dark any
+		_ = decodeJSON(cv.Ref, &ref)
+		_ = decodeJSON(cv.RefDark, &dark)
+		img := r.image(&content.Node{Data: map[string]any{"ref": ref, "refDark": dark}})
+		if img.Src != "" {
+			p.Cover = &img
+		}
+	}
+	if p.Nav, err = fragment("tree", navOf(c, node, pageURL, r.ref, func(t string) string { return fmt.Sprintf(r.s("subpages"), t) })); err != nil {
 		return nil, err
 	}
 	if prev, next := prevNext(c, node); prev != nil || next != nil {

@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"strings"
+
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/content"
 )
@@ -16,7 +18,7 @@ import (
 // lists on its path, not the size of the space.
 
 // navOf returns the navigation of the page of node.
-func navOf(c *app.Content, node content.PageNode, pageURL func(*content.Page) string, ref func(any) string) []navItem {
+func navOf(c *app.Content, node content.PageNode, pageURL func(*content.Page) string, ref func(any) string, label func(string) string) []navItem {
 	open := map[string]bool{node.Page.ID: true}
 	for id := node.Parent; id != ""; {
 		n, ok := c.Node(id)
@@ -33,7 +35,7 @@ func navOf(c *app.Content, node content.PageNode, pageURL func(*content.Page) st
 			if p.Hidden {
 				continue
 			}
-			it := navItem{Title: p.Title, Current: p.ID == node.Page.ID}
+			it := navItem{Title: p.Title, Current: p.ID == node.Page.ID, Group: p.Type == content.PageGroup, Emoji: emoji(p.Emoji)}
 			switch p.Type {
 			case content.PageDocument:
 				it.Href = pageURL(p)
@@ -45,11 +47,39 @@ func navOf(c *app.Content, node content.PageNode, pageURL func(*content.Page) st
 			if open[p.ID] || p.Type == content.PageGroup {
 				it.Children = nav(p.Pages)
 			}
+			if !it.Group {
+				it.Branch = hasVisible(p.Pages)
+				it.Open = it.Branch && len(it.Children) > 0
+				if it.Open {
+					it.Label = label(p.Title)
+				}
+			}
+			var class []string
+			if it.Branch {
+				class = append(class, "branch")
+				if !it.Open {
+					class = append(class, "closed")
+				}
+			}
+			if it.Current {
+				class = append(class, "current")
+			}
+			it.Class = strings.Join(class, " ")
 			out = append(out, it)
 		}
 		return out
 	}
 	return nav(c.Tree.Pages)
+}
+
+// hasVisible reports whether a list has a page that is not hidden.
+func hasVisible(pages []*content.Page) bool {
+	for _, p := range pages {
+		if !p.Hidden {
+			return true
+		}
+	}
+	return false
 }
 
 // shown reports whether a page is in the navigation: neither it nor an

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
@@ -50,11 +51,21 @@ func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []place
 	v := &pageView{PageTitle: parts.Title, Description: parts.Description}
 	h.chrome(q, v, &sp.ss)
 	v.Canonical = q.absolute + sp.prefix + "/" + escapePath(c.Paths()[node.Page.ID])
+	v.Markdown = markdownURL(q.base + sp.prefix + "/" + escapePath(c.Paths()[node.Page.ID]))
 	if parts.NoIndex {
 		v.NoIndex = true
 	}
 	v.Body, v.Nav, v.TOC = parts.Body, parts.Nav, parts.TOC
-	v.Breadcrumbs, v.Prev, v.Next = parts.Breadcrumbs, parts.Prev, parts.Next
+	v.Breadcrumbs, v.Prev, v.Next, v.Cover = parts.Breadcrumbs, parts.Prev, parts.Next, parts.Cover
+	v.HasDrawer = v.Nav != "" || len(v.TOC) > 0
+	if show, _ := obj(q.customization(&sp.ss), "git")["showEditLink"].(bool); show && node.Page.Git != nil {
+		v.EditURL = editURL(c.Space.GitSync, node.Page.Git.Path)
+	}
+	v.Emoji = emoji(node.Page.Emoji)
+	if c.Revision != nil && !c.Revision.CreatedAt.IsZero() {
+		v.Updated = c.Revision.CreatedAt.UTC().Format("2006-01-02")
+		v.UpdatedText = longDate(v.Lang, c.Revision.CreatedAt.UTC())
+	}
 	for _, s := range sections {
 		v.Sections = append(v.Sections, link{Title: s.Title, Href: q.base + "/" + escapePath(s.Path),
 			Current: sp.section != nil && sp.section.ID == s.ID})
@@ -70,6 +81,28 @@ func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []place
 		v.Spaces = nil
 	}
 	return h.render(q.w, q.r, v)
+}
+
+// editURL is where a page of a git-synced space is edited on its
+// provider: the repository's tree URL with "tree" turned into "edit"
+// (GitHub, GitLab), then the page's file; "" when the space does not sync
+// or the URL is not http(s).
+func editURL(g *folio.GitSyncState, file string) string {
+	if g == nil || file == "" || g.URL == "" {
+		return ""
+	}
+	u := strings.TrimRight(g.URL, "/")
+	switch {
+	case strings.Contains(u, "/-/tree/"):
+		u = strings.Replace(u, "/-/tree/", "/-/edit/", 1)
+	case strings.Contains(u, "/tree/"):
+		u = strings.Replace(u, "/tree/", "/edit/", 1)
+	}
+	u = safeURL(u + "/" + escapePath(strings.TrimLeft(file, "/")))
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return ""
+	}
+	return u
 }
 
 // robots answers robots.txt: public sites invite crawlers and name their

@@ -21,7 +21,7 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-var pageTemplate = template.Must(template.New("").ParseFS(templateFS, "templates/*.html"))
+var pageTemplate = template.Must(template.New("").Funcs(template.FuncMap{"icon": icon}).ParseFS(templateFS, "templates/*.html"))
 
 // ShareCookie holds a share-link key once a reader opened a share-link
 // site with ?share= (or ?shareKey=); it is scoped to the site's base path.
@@ -34,7 +34,6 @@ type Handler struct {
 	publicHost string // its host, lower case, without port
 	secure     bool   // the public URL is https: cookies are Secure
 	logger     *slog.Logger
-	codeCSS    template.CSS
 	cache      *htmlCache // rendered page parts (cache.go)
 }
 
@@ -44,8 +43,7 @@ func New(a *app.App, publicURL string, logger *slog.Logger) *Handler {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	h := &Handler{app: a, public: strings.TrimRight(publicURL, "/"), logger: logger,
-		codeCSS: template.CSS(codeCSS()), //nolint:gosec // chroma's static stylesheet, no content in it
-		cache:   newHTMLCache(DefaultCacheBytes)}
+		cache: newHTMLCache(DefaultCacheBytes)}
 	if u, err := url.Parse(h.public); err == nil {
 		h.publicHost = strings.ToLower(u.Hostname())
 		h.secure = u.Scheme == "https"
@@ -161,7 +159,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.theme(q)
 		return
 	case scriptPath:
-		h.script(q)
+		h.asset(q, readerJS, "text/javascript; charset=utf-8")
+		return
+	case stylePath:
+		h.asset(q, readerCSS, "text/css; charset=utf-8")
+		return
+	case searchJSONPath:
+		h.searchJSON(q)
+		return
+	case llmsPath, llmsFullPath:
+		h.llms(q, q.rest == llmsFullPath)
 		return
 	}
 	h.page(q)
@@ -184,14 +191,30 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, q *request, err e
 	}
 }
 
-// status answers an HTML error page.
+// statusStrings are the catalog keys of the title and text of the
+// error pages the reader shows in the site's language.
+var statusStrings = map[int][2]string{
+	http.StatusNotFound:            {"notFound", "notFoundText"},
+	http.StatusServiceUnavailable:  {"unavailable", "unavailableText"},
+	http.StatusInternalServerError: {"error", "errorText"},
+	http.StatusUnauthorized:        {"authRequired", ""},
+}
+
+// status answers an HTML error page, in the site's chrome and language
+// when the site is known.
 func (h *Handler) status(w http.ResponseWriter, r *http.Request, q *request, code int, title, msg string) {
-	v := &pageView{SiteTitle: "Folio", PageTitle: title, Message: msg, Status: code, Theme: "light",
-		Primary: defaultPrimary, PrimaryDark: defaultPrimary, CodeCSS: h.codeCSS, NoIndex: true}
+	v := &pageView{SiteTitle: "Folio", PageTitle: title, Message: msg, Status: code, Theme: "light", NoIndex: true}
+	v.setDefaults()
 	if q != nil {
 		h.chrome(q, v, nil)
 		v.NoIndex = true
 		v.Canonical = ""
+		if k, ok := statusStrings[code]; ok {
+			v.PageTitle = v.T[k[0]]
+			if k[1] != "" {
+				v.Message = v.T[k[1]]
+			}
+		}
 	}
 	h.write(w, r, code, v)
 }
@@ -235,11 +258,15 @@ type link struct {
 	Current     bool
 }
 
-// navItem is a page of the navigation tree.
+// navItem is a page of the navigation tree: a group (a heading over its
+// pages), or a page, which is a branch when it has pages under it, open
+// when they are shown (Children) under a disclosure named Label.
 type navItem struct {
-	Title, Href string
-	Current     bool
-	Children    []navItem
+	Title, Href, Emoji, Label string
+	Class                     string // of its list item: branch, closed, current
+	Current, Group            bool
+	Branch, Open              bool
+	Children                  []navItem
 }
 
 // footerGroup is a titled group of footer links.
@@ -251,25 +278,43 @@ type footerGroup struct {
 // pageView is what the page template shows.
 type pageView struct {
 	SiteTitle, PageTitle, Description, Canonical, Favicon, Logo, Home string
-	Theme                                                             string
-	Primary                                                           template.CSS
-	CodeCSS                                                           template.CSS
-	NoIndex                                                           bool
-	Status                                                            int
-	Message                                                           string
-	Sections, Spaces, HeaderLinks, Breadcrumbs                        []link
-	FooterGroups                                                      []footerGroup
-	Copyright                                                         string
-	Nav                                                               template.HTML // rendered "tree"
-	Body                                                              template.HTML // rendered "blocks"
-	TOC                                                               []heading
-	Prev, Next                                                        *link
-	// The search box, the theme switch and the script (search.go, theme.go).
-	Search                                    *searchView
-	SearchAction, ThemeAction, Return, Script string
-	CookiePath, ThemeChoice                   string
-	PrimaryDark                               template.CSS
-	Toggle                                    bool
+	Theme, Lang                                                       string
+	T                                                                 strs // interface strings (i18n.go)
+	// Primary and PrimaryDark are the site's colours; the Text variants
+	// are the same made readable as text on each theme's background.
+	Primary, PrimaryDark, PrimaryText, PrimaryDarkText template.CSS
+	NoIndex                                            bool
+	Status                                             int
+	Message                                            string
+	Sections, Spaces, HeaderLinks, Breadcrumbs         []link
+	FooterGroups                                       []footerGroup
+	Copyright                                          string
+	Nav                                                template.HTML // rendered "tree"
+	Body                                               template.HTML // rendered "blocks"
+	TOC                                                []heading
+	Prev, Next                                         *link
+	Emoji                                              string
+	Cover                                              *block // the page's cover image
+	Updated, UpdatedText                               string // date of the revision shown: YYYY-MM-DD, and in words
+	Markdown, EditURL                                  string // the page as Markdown (PAGE.md), its source on git
+	HasDrawer                                          bool   // navigation or outline: the phone menu has something to show
+	// The search box, the theme switch and the assets (search.go, theme.go, assets.go).
+	Search                                                *searchView
+	SearchAction, SearchJSON, ThemeAction, Return, Script string
+	Stylesheet, CookiePath, ThemeChoice                   string
+	Toggle                                                bool
+}
+
+// setDefaults fills what a page shows before (or without) a site.
+func (v *pageView) setDefaults() {
+	v.Lang, v.T = "en", tr("en")
+	v.Primary, v.PrimaryDark = defaultPrimary, defaultPrimary
+	v.PrimaryText, v.PrimaryDarkText = readableCSS(defaultPrimary, lightBG), readableCSS(defaultPrimary, darkBG)
+}
+
+// readableCSS is a colour made readable on a background (assets.go).
+func readableCSS(c template.CSS, bg string) template.CSS {
+	return template.CSS(readableAt(string(c), bg, 5.6)) //nolint:gosec // a hex colour validated by hexColor, or ours
 }
 
 const defaultPrimary = template.CSS("#346DDB")
@@ -286,12 +331,13 @@ func obj(m map[string]any, keys ...string) map[string]any {
 // chrome fills the site-wide parts of a page from the customization of
 // the site (or of the site space being read).
 func (h *Handler) chrome(q *request, v *pageView, ss *folio.SiteSpaceView) {
-	c := q.site.Customization
-	if ss != nil {
-		if over, ok := q.site.Customizations[ss.ID]; ok {
-			c = over
+	if ss == nil {
+		// Pages of no site space (search, errors) wear the default's.
+		if _, def, _ := visible(q.site); def != nil {
+			ss = &def.ss
 		}
 	}
+	c := q.customization(ss)
 	v.SiteTitle = q.site.Site.Title
 	if t := str(c, "title"); t != "" {
 		v.SiteTitle = t
@@ -311,8 +357,12 @@ func (h *Handler) chrome(q *request, v *pageView, ss *folio.SiteSpaceView) {
 		}
 	}
 	v.Toggle = toggleable(q)
+	v.Lang = localeOf(c)
+	v.T = tr(v.Lang)
 	v.SearchAction, v.ThemeAction = q.base+"/"+searchPath, q.base+"/"+themePath
-	v.Script = q.base + "/" + scriptPath + "?v=" + readerJSVersion
+	v.SearchJSON = q.base + "/" + searchJSONPath
+	v.Script = q.base + "/" + scriptPath + "?v=" + jsVersion
+	v.Stylesheet = q.base + "/" + stylePath + "?v=" + cssVersion
 	v.Return, v.CookiePath = returnPath(q.r), q.base+"/"
 	v.Primary, v.PrimaryDark = defaultPrimary, defaultPrimary
 	if col := str(obj(c, "styling", "primaryColor"), "light"); hexColor.MatchString(col) {
@@ -321,7 +371,7 @@ func (h *Handler) chrome(q *request, v *pageView, ss *folio.SiteSpaceView) {
 	if col := str(obj(c, "styling", "primaryColor"), "dark"); hexColor.MatchString(col) {
 		v.PrimaryDark = template.CSS(col) //nolint:gosec // validated as a hex color just above
 	}
-	v.CodeCSS = h.codeCSS
+	v.PrimaryText, v.PrimaryDarkText = readableCSS(v.Primary, lightBG), readableCSS(v.PrimaryDark, darkBG)
 	v.Favicon = safeURL(str(obj(c, "favicon", "icon"), mode))
 	v.Logo = safeURL(str(obj(c, "header", "logo"), mode))
 	r := q.renderer(nil, nil)
@@ -343,9 +393,44 @@ func (h *Handler) chrome(q *request, v *pageView, ss *folio.SiteSpaceView) {
 	v.Copyright = str(obj(c, "footer"), "copyright")
 }
 
+// customization is the customization of the site, or of the site space
+// being read when it has its own.
+func (q *request) customization(ss *folio.SiteSpaceView) map[string]any {
+	if ss != nil {
+		if over, ok := q.site.Customizations[ss.ID]; ok {
+			return over
+		}
+	}
+	return q.site.Customization
+}
+
 // renderer returns a document renderer for content of a site space.
 func (q *request) renderer(c *app.Content, sp *placed) *renderer {
+	var ss *folio.SiteSpaceView
+	if sp != nil {
+		ss = &sp.ss
+	}
 	return &renderer{
+		t: tr(localeOf(q.customization(ss))),
+		title: func(id string) string {
+			if c == nil {
+				return ""
+			}
+			n, _ := c.Node(id)
+			if n.Page == nil {
+				return ""
+			}
+			return n.Page.Title
+		},
+		size: func(id string) (int, int) {
+			if c == nil {
+				return 0, 0
+			}
+			if f, ok := c.File(id); ok && f.Width > 0 && f.Height > 0 && f.Width < 1e5 && f.Height < 1e5 {
+				return int(f.Width), int(f.Height)
+			}
+			return 0, 0
+		},
 		file: func(id string) string {
 			if c == nil {
 				return ""
@@ -414,10 +499,16 @@ func visible(ps *app.PublishedSite) (all []placed, def *placed, sections []*foli
 func (h *Handler) page(q *request) {
 	ctx := q.r.Context()
 	all, def, sections := visible(q.site)
-	segs := strings.SplitN(q.rest, "/", 2)
+	// {page}.md is the page as Markdown (markdown.go).
+	rest, asMarkdown := strings.CutSuffix(q.rest, ".md")
+	if rest == "" {
+		asMarkdown = false
+		rest = q.rest
+	}
+	segs := strings.SplitN(rest, "/", 2)
 	var sp *placed
-	pagePath := q.rest
-	if q.rest != "" {
+	pagePath := rest
+	if rest != "" {
 		// r.URL.Path is already decoded.
 		first := segs[0]
 		for i := range all {
@@ -474,6 +565,16 @@ func (h *Handler) page(q *request) {
 			node, _ = c.Node(n.ID)
 		}
 	}
+	if asMarkdown {
+		// Only a page's own address (its path, not a site space's
+		// root) has a Markdown twin.
+		if pagePath == "" || node.Page.Type != content.PageDocument {
+			h.notFound(q)
+			return
+		}
+		h.servePageMarkdown(q, c, sp, node)
+		return
+	}
 	if node.Page.Type == content.PageLink {
 		r := q.renderer(c, sp)
 		var target any
@@ -487,7 +588,7 @@ func (h *Handler) page(q *request) {
 	}
 	// The parts come first: they tell whether the page shows OpenAPI
 	// versions, which its key must carry (cache.go).
-	parts, versions, err := h.cachedParts(ctx, c, partsKey(c, node.Page.ID, q.base+sp.prefix))
+	parts, versions, err := h.cachedParts(ctx, c, partsKey(c, node.Page.ID, q.base+sp.prefix, localeOf(q.customization(&sp.ss))))
 	if err != nil {
 		h.fail(q.w, q.r, q, err)
 		return
@@ -518,10 +619,11 @@ func (h *Handler) page(q *request) {
 }
 
 // readerCSP is the reader's content security policy: scripts only from
-// this server (the reader's own script, scriptPath), never inline: the
+// this server (the reader's own script, scriptPath), never inline, and
+// styles from this server (stylePath) or the page's own colours: the
 // reader works without JavaScript, and this stops any script that
 // escaping would have missed.
-const readerCSP = "default-src 'self'; img-src * data:; style-src 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'"
+const readerCSP = "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'"
 
 // sendPage answers a page of the site, with the scripts of the
 // integrations installed on it (site:script:inject) added before </body>

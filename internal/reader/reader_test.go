@@ -373,9 +373,9 @@ func TestNavigationAndSections(t *testing.T) {
 		base := "/sites/" + f.site
 		get(t, s, nil, "", base+"/").want(t, 200, "<h1>Intro</h1>", `rel="next" href="`+base+`/setup"`)
 		get(t, s, nil, "", base+"/setup/install").want(t, 200, "<h1>Install</h1>",
-			`<ol class="breadcrumbs"><li><a href="`+base+`/setup">Setup</a></li></ol>`,
+			`<ol class="breadcrumbs" aria-label="Breadcrumbs"><li><a href="`+base+`/setup">Setup</a></li></ol>`,
 			`rel="prev" href="`+base+`/setup"`, `rel="next" href="`+base+`/faq"`,
-			`<li class="current"><a href="`+base+`/setup/install">Install</a>`, `<a href="`+base+`/faq">FAQ</a>`)
+			`<li class="current"><a href="`+base+`/setup/install" aria-current="page">Install</a>`, `<a href="`+base+`/faq">FAQ</a>`)
 
 		// Sections: the existing site space moves into the first section.
 		api := f.newSpace(t, "API", "# Endpoints\n\nGET things.\n")
@@ -411,11 +411,11 @@ func TestFilesAndCustomization(t *testing.T) {
 			"footer": map[string]any{"copyright": "© Example"},
 		}).WantStatus(t, 200)
 		p := get(t, s, nil, "", "/sites/"+f.site+"/").want(t, 200, "<title>Pictures | Handbook</title>",
-			"--primary: #445566", `data-theme="dark"`, `<link rel="icon" href="https://cdn.example/d.ico">`,
+			"--primary-dark:#445566", `data-theme="dark"`, `<link rel="icon" href="https://cdn.example/d.ico">`,
 			`src="https://cdn.example/d.png"`, `<a href="https://example.com/">Home</a>`, "© Example", `alt="A dot"`)
 		i := strings.Index(p.body, `alt="A dot"`)
-		j := strings.LastIndex(p.body[:i], `<img src="`)
-		src := html.UnescapeString(p.body[j+len(`<img src="`) : i-2])
+		j := strings.LastIndex(p.body[:i], ` src="`)
+		src := html.UnescapeString(p.body[j+len(` src="`) : i-2])
 		if !strings.HasPrefix(src, apitest.PublicURL+"/v1/files/") || !strings.Contains(src, "sig=") {
 			t.Fatalf("image src %q", src)
 		}

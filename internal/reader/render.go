@@ -39,6 +39,13 @@ type block struct {
 	Header   []string
 	Rows     [][][]block
 	Op       *opView // an OpenAPI operation (openapi.go)
+	// Label is an accessible name (a heading's anchor, a table's or a
+	// code block's scrolling box), in the site's language.
+	Label         string
+	DarkSrc       string // an image's variant for the dark theme
+	Width, Height int    // an image's size, when the file has it
+	Numbered      bool   // a code block shows line numbers
+	Wrap          bool   // a code block wraps long lines
 }
 
 // inline is a run of text with its marks, or an inline node.
@@ -61,15 +68,51 @@ type heading struct {
 // revision (files by signed URL, pages by reader URL).
 type renderer struct {
 	file     func(id string) string // signed download URL, "" when unknown
+	size     func(id string) (w, h int)
+	title    func(pageID string) string // a page's title, "" when unknown
+	t        strs                       // interface strings; English when nil
 	page     func(id, anchor string) string
 	openapi  *opResolver // nil: OpenAPI blocks show their method and path only
 	headings []heading
 	ids      map[string]int
+	tabs     int // tab sets so far
+	// shift lifts every heading of a document whose highest heading is
+	// below heading-1, so that the article's headings start at <h2>
+	// (heading order) and the outline at its first level.
+	shift int
+}
+
+// s returns an interface string of the renderer's language.
+func (r *renderer) s(key string) string {
+	if r.t == nil {
+		return tr("en")[key]
+	}
+	return r.t[key]
 }
 
 func (r *renderer) document(d *content.Document) []block {
 	if d == nil {
 		return nil
+	}
+	top := 4
+	var walk func([]content.Node)
+	walk = func(nodes []content.Node) {
+		for i := range nodes {
+			n := &nodes[i]
+			switch n.Type {
+			case content.BlockHeading1, content.BlockHeading2, content.BlockHeading3:
+				top = min(top, int(n.Type[len(n.Type)-1]-'0'))
+			}
+			walk(n.Nodes)
+			for j := range n.Fragments {
+				walk(n.Fragments[j].Nodes)
+			}
+		}
+	}
+	walk(d.Nodes)
+	r.shift = 0
+	if top < 4 {
+		r.shift = top - 1
 	}
 	return r.blocks(d.Nodes)
 }
@@ -92,11 +135,11 @@ func (r *renderer) block(n *content.Node) block {
 	case content.BlockParagraph:
 		return block{Kind: "p", Inlines: r.inlines(n.Nodes)}
 	case content.BlockHeading1, content.BlockHeading2, content.BlockHeading3:
-		level := int(n.Type[len(n.Type)-1] - '0')
+		level := int(n.Type[len(n.Type)-1]-'0') - r.shift
 		text := plain(n.Nodes)
 		id := r.anchor(n, text)
 		r.headings = append(r.headings, heading{ID: id, Text: text, Level: level})
-		return block{Kind: "h", Level: level + 1, ID: id, Inlines: r.inlines(n.Nodes)}
+		return block{Kind: "h", Level: level + 1, ID: id, Inlines: r.inlines(n.Nodes), Label: r.s("linkToSection")}
 	case content.BlockListOrdered, content.BlockListUnordered, content.BlockListTasks:
 		b := block{Kind: map[string]string{content.BlockListOrdered: "ol", content.BlockListUnordered: "ul",
 			content.BlockListTasks: "tasks"}[n.Type], Start: 1}
@@ -127,24 +170,24 @@ func (r *renderer) block(n *content.Node) block {
 			lines = append(lines, plain(n.Nodes[i].Nodes))
 		}
 		lang := str(n.Data, "syntax")
-		return block{Kind: "code", Lang: lang, Code: highlight(strings.Join(lines, "\n"), lang)}
+		numbered, _ := n.Data["lineNumbers"].(bool)
+		return block{Kind: "code", Lang: lang, Text: str(n.Data, "title"), Label: r.s("code"), Numbered: numbered,
+			Wrap: str(n.Data, "overflow") == "wrap", Code: highlight(strings.Join(lines, "\n"), lang, numbered)}
 	case content.BlockMath:
 		return block{Kind: "math", Text: str(n.Data, "formula")}
 	case content.BlockImages:
 		b := block{Kind: "images"}
 		for i := range n.Nodes {
-			img := &n.Nodes[i]
-			b.Items = append(b.Items, block{Kind: "image", Src: r.ref(img.Data["ref"]), Alt: str(img.Data, "alt"),
-				Text: captionOf(img)})
+			b.Items = append(b.Items, r.image(&n.Nodes[i]))
 		}
 		return b
 	case content.BlockImage:
-		return block{Kind: "images", Items: []block{{Kind: "image", Src: r.ref(n.Data["ref"]), Alt: str(n.Data, "alt"), Text: captionOf(n)}}}
+		return block{Kind: "images", Items: []block{r.image(n)}}
 	case content.BlockFile:
 		href := r.ref(n.Data["ref"])
 		text := str(n.Data, "caption")
 		if text == "" {
-			text = "Download"
+			text = r.s("download")
 		}
 		return block{Kind: "link", Href: href, Text: text}
 	case content.BlockEmbed, content.BlockContentRef:
@@ -153,6 +196,9 @@ func (r *renderer) block(n *content.Node) block {
 			href = safeURL(str(n.Data, "url"))
 		}
 		text := str(n.Data, "caption")
+		if ref, _ := n.Data["ref"].(map[string]any); text == "" && str(ref, "kind") == "page" && r.title != nil {
+			text = r.title(str(ref, "page"))
+		}
 		if text == "" {
 			text = href
 		}
@@ -173,10 +219,14 @@ func (r *renderer) block(n *content.Node) block {
 		}
 		return block{Kind: "details", Title: t, Children: r.blocks(body)}
 	case content.BlockTabs:
-		b := block{Kind: "tabs"}
+		// Ids number the page's tab sets, so that tabs and panels name
+		// each other (the same on every render of the page).
+		r.tabs++
+		b := block{Kind: "tabs", ID: "tabs-" + strconv.Itoa(r.tabs)}
 		for i := range n.Nodes {
 			it := &n.Nodes[i]
-			b.Items = append(b.Items, block{Kind: "tab", Text: str(it.Data, "title"), Children: r.blocks(it.Nodes)})
+			b.Items = append(b.Items, block{Kind: "tab", ID: b.ID + "-" + strconv.Itoa(i), Start: i, Text: str(it.Data, "title"),
+				Children: r.blocks(it.Nodes)})
 		}
 		return b
 	case content.BlockTable:
@@ -194,6 +244,17 @@ func (r *renderer) block(n *content.Node) block {
 		frags = append(frags, r.blocks(f.Nodes)...)
 	}
 	return block{Kind: "div", Children: frags}
+}
+
+// image is an image of an images block: its file's URL and size, and
+// its dark-theme variant (data.refDark) when it has one.
+func (r *renderer) image(n *content.Node) block {
+	b := block{Kind: "image", Src: r.ref(n.Data["ref"]), Alt: str(n.Data, "alt"), Text: captionOf(n),
+		DarkSrc: r.ref(n.Data["refDark"])}
+	if ref, _ := n.Data["ref"].(map[string]any); str(ref, "kind") == "file" && r.size != nil {
+		b.Width, b.Height = r.size(str(ref, "file"))
+	}
+	return b
 }
 
 func captionOf(n *content.Node) string {
@@ -226,7 +287,7 @@ func (r *renderer) table(n *content.Node) block {
 		}
 		sort.Strings(cols)
 	}
-	b := block{Kind: "table"}
+	b := block{Kind: "table", Label: r.s("table")}
 	for _, id := range cols {
 		def, _ := defs[id].(map[string]any)
 		b.Header = append(b.Header, str(def, "title"))
@@ -416,7 +477,9 @@ var codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.Prev
 
 // highlight renders code with chroma, whose HTML formatter escapes every
 // token's text; on any failure the code is escaped as plain text.
-func highlight(code, lang string) template.HTML {
+// Numbered code has each line's number before it (class ln, which is
+// neither selected nor copied) and its text in a span of class cl.
+func highlight(code, lang string, numbered bool) template.HTML {
 	lexer := lexers.Get(lang)
 	if lexer == nil {
 		lexer = lexers.Fallback
@@ -425,7 +488,19 @@ func highlight(code, lang string) template.HTML {
 	it, err := lexer.Tokenise(nil, code)
 	if err == nil {
 		var buf bytes.Buffer
-		if err = codeFormatter.Format(&buf, styles.Get("github"), it); err == nil {
+		style := styles.Get("github")
+		if !numbered {
+			err = codeFormatter.Format(&buf, style, it)
+		} else {
+			for i, line := range chroma.SplitTokensIntoLines(it.Tokens()) {
+				buf.WriteString(`<span class="ln" aria-hidden="true">` + strconv.Itoa(i+1) + `</span><span class="cl">`)
+				if err = codeFormatter.Format(&buf, style, chroma.Literator(line...)); err != nil {
+					break
+				}
+				buf.WriteString("</span>")
+			}
+		}
+		if err == nil {
 			return template.HTML(buf.String()) //nolint:gosec // chroma escapes token text
 		}
 	}

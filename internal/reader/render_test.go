@@ -50,16 +50,19 @@ func TestRenderBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &pageView{SiteTitle: "S", PageTitle: "P", Primary: defaultPrimary, Theme: "light", Body: body}
+	v := &pageView{SiteTitle: "S", PageTitle: "P", Theme: "light", Body: body,
+		Cover: &block{Src: "https://img.example/cover.png", DarkSrc: "https://img.example/dark.png", Width: 1600, Height: 400}}
+	v.setDefaults()
 	var b strings.Builder
 	if err := pageTemplate.ExecuteTemplate(&b, "page", v); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{`<a href="/ok">good</a>`, `class="hint hint-info"`, `<h5 class="tab-title">One</h5>`,
-		"Tab two body", "<details><summary>More</summary>", "Hidden body", `<math display="block"><mtext>x^2 &lt; y&lt;/mtext&gt;&lt;script&gt;</mtext>`,
+	for _, want := range []string{`<a href="/ok">good</a>`, `class="hint hint-info"`, `<p class="tab-title">One</p>`,
+		"Tab two body", `<details class="expandable"><summary>`, "<span>More</span></summary>", "Hidden body", `<math display="block"><mtext>x^2 &lt; y&lt;/mtext&gt;&lt;script&gt;</mtext>`,
 		`href="https://video.example/v?a=1&amp;b=2"`, `href="https://example.com/ref"`, "Unknown block text",
-		`src="https://img.example/a.png%22%20onerror=%22alert%281%29"`, `alt="&#34;&gt;&lt;script&gt;"`, "--primary: #346DDB"} {
+		`src="https://img.example/a.png%22%20onerror=%22alert%281%29"`,
+		`<div class="page-cover"><img class="light-only has-dark" src="https://img.example/cover.png" alt="" width="1600" height="400"><img class="dark-only" src="https://img.example/dark.png" alt="" loading="lazy"></div>`, `alt="&#34;&gt;&lt;script&gt;"`, "--primary:#346DDB"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %s", want)
 		}

@@ -1,9 +1,13 @@
 package reader_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -38,8 +42,7 @@ func TestSearch(t *testing.T) {
 		f.publish(t)
 
 		home := get(t, s, nil, "", base+"/").want(t, 200,
-			`<form class="search" role="search" method="get" action="`+base+`/~/search">`, `name="q"`)
-		_ = home
+			`<form class="search" role="search" method="get" action="`+base+`/~/search" data-endpoint="`+base+`/~/search.json">`, `name="q"`)
 		p := get(t, s, nil, "", base+"/~/search?q=kubernetes").want(t, 200, "<title>Search | Docs</title>",
 			`value="kubernetes"`, "2 pages match",
 			`<a class="result-title" href="`+base+`/deploying">Deploying</a>`,
@@ -61,10 +64,56 @@ func TestSearch(t *testing.T) {
 		get(t, s, nil, "", base+"/~/search").want(t, 200, "Type words to find")
 		get(t, s, nil, "", base+"/~/search?q="+strings.Repeat("a", 513)).want(t, 400, "The search is too long")
 		get(t, s, nil, "", base+"/~/search?q="+strings.Repeat("é", 512)).want(t, 200, "No page matches")
+		// The dialog's JSON: the same pages, for this visitor only.
+		jp := get(t, s, nil, "", base+"/~/search.json?q=kubernetes").want(t, 200)
+		if jp.header.Get("Content-Type") != "application/json; charset=utf-8" || jp.header.Get("Cache-Control") != "private, no-store" {
+			t.Fatalf("search.json headers %v", jp.header)
+		}
+		var res struct {
+			Query   string
+			More    bool
+			Results []struct {
+				Title, Href, Space string
+				Sections           []struct {
+					Href  string
+					Spans []struct {
+						Text  string
+						Match bool
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(jp.body), &res); err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, r := range res.Results {
+			titles = append(titles, r.Title+" "+r.Href)
+		}
+		sort.Strings(titles)
+		if res.Query != "kubernetes" || res.More || fmt.Sprint(titles) != "[Deploying "+base+"/deploying Endpoints "+base+"/"+apiPath+"/endpoints]" {
+			t.Fatalf("search.json %s", jp.body)
+		}
+		if strings.Contains(jp.body, "Preview") || strings.Contains(jp.body, "Plans") || !strings.Contains(jp.body, `{"Text":"kubernetes","Match":true}`) {
+			t.Fatalf("search.json %s", jp.body)
+		}
+		get(t, s, nil, "", base+"/~/search.json").want(t, 200, `{"query":"","results":[],"more":false}`)
+		get(t, s, nil, "", base+"/~/search.json?q="+strings.Repeat("a", 513)).want(t, 400,
+			`{"error":{"code":400,"message":"The search is too long: at most 512 characters."}}`)
 		// The script is served with a type the browser runs and nosniff.
 		js := get(t, s, nil, "", base+"/~/reader.js").want(t, 200, "folio_theme")
-		if ct := js.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") || js.header.Get("X-Content-Type-Options") != "nosniff" {
+		if ct := js.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") || js.header.Get("X-Content-Type-Options") != "nosniff" ||
+			js.header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
 			t.Fatalf("script headers %v", js.header)
+		}
+		css := get(t, s, nil, "", base+"/~/reader.css").want(t, 200, "@layer tokens", `[data-theme="dark"] .chroma .k{`)
+		if ct := css.header.Get("Content-Type"); ct != "text/css; charset=utf-8" || css.header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+			t.Fatalf("stylesheet headers %v", css.header)
+		}
+		// The page links both with a hash of their content.
+		if !regexp.MustCompile(`<link rel="stylesheet" href="`+base+`/~/reader.css\?v=[0-9a-f]{12}">`).MatchString(home.body) ||
+			!regexp.MustCompile(`<script src="`+base+`/~/reader.js\?v=[0-9a-f]{12}" defer></script>`).MatchString(home.body) {
+			t.Fatalf("asset links in %s", home.body)
 		}
 	})
 }
@@ -101,7 +150,7 @@ func TestThemeSwitch(t *testing.T) {
 		base := "/sites/" + f.site
 		p := get(t, s, nil, "", base+"/").want(t, 200, `data-theme="light"`,
 			`<form class="theme-switch" method="get" action="`+base+`/~/theme" data-cookie-path="`+base+`/"`,
-			`<input type="hidden" name="return" value="`+base+`/">`, `value="dark" aria-pressed="false"`)
+			`<input type="hidden" name="return" value="`+base+`/">`, `value="dark" aria-label="Dark theme" title="Dark theme" aria-pressed="false"`)
 		noHostile(t, p)
 
 		r := get(t, s, nil, "", base+"/~/theme?theme=dark&return="+url.QueryEscape(base+"/welcome?x=1"))
@@ -131,7 +180,7 @@ func TestThemeSwitch(t *testing.T) {
 		jar, _ := cookiejar.New(nil)
 		client := &http.Client{Jar: jar}
 		get(t, s, client, "", base+"/~/theme?theme=system&return="+base+"/")
-		get(t, s, client, "", base+"/").want(t, 200, `data-theme="system"`, `value="system" aria-pressed="true"`)
+		get(t, s, client, "", base+"/").want(t, 200, `data-theme="system"`, `value="system" aria-label="System theme" title="System theme" aria-pressed="true"`)
 		get(t, s, client, "", base+"/~/search?q=steps").want(t, 200, `data-theme="system"`)
 		get(t, s, client, "", base+"/~/theme?theme=dark&return="+base+"/")
 		get(t, s, client, "", base+"/").want(t, 200, `data-theme="dark"`)

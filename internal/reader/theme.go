@@ -1,9 +1,6 @@
 package reader
 
 import (
-	"crypto/sha256"
-	_ "embed" // the reader's script
-	"encoding/hex"
 	"net/http"
 	"net/url"
 	"path"
@@ -82,28 +79,4 @@ func sameSitePath(base, p string) bool {
 // the page's own path and query.
 func returnPath(r *http.Request) string {
 	return r.URL.RequestURI()
-}
-
-// scriptPath is the reader's script under a site's base. The page links
-// it with a hash of its content in the query, so it may be cached for
-// good.
-const scriptPath = "~/reader.js"
-
-//go:embed static/reader.js
-var readerJS []byte
-
-// readerJSVersion is a short hash of readerJS.
-var readerJSVersion = func() string {
-	sum := sha256.Sum256(readerJS)
-	return hex.EncodeToString(sum[:6])
-}()
-
-// script serves the reader's script.
-func (h *Handler) script(q *request) {
-	q.w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	q.w.Header().Set("X-Content-Type-Options", "nosniff")
-	q.w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	if q.r.Method != http.MethodHead {
-		_, _ = q.w.Write(readerJS)
-	}
 }
