@@ -45,7 +45,7 @@ func TestHeadingAnchorsAgreeWithTheAPI(t *testing.T) {
 		for _, m := range regexp.MustCompile(`<h[2-4] id="([^"]*)"`).FindAllStringSubmatch(p.body, -1) {
 			ids = append(ids, m[1])
 		}
-		toc := regexp.MustCompile(`(?s)<aside class="toc">.*?</aside>`).FindString(p.body)
+		toc := regexp.MustCompile(`(?s)<aside class="toc"[^>]*>.*?</aside>`).FindString(p.body)
 		for _, m := range regexp.MustCompile(`href="#([^"]*)"`).FindAllStringSubmatch(toc, -1) {
 			links = append(links, m[1])
 		}
