@@ -45,7 +45,7 @@ func TestOrganizationDefaultContent(t *testing.T) {
 			t.Fatalf("a refused update changed the organization: %+v %q", dc, named.Title)
 		}
 
-		s.Do(t, admin, "DELETE", path+"/sites/"+mine.ID, nil).WantStatus(t, 205)
+		s.Do(t, admin, "DELETE", path+"/sites/"+mine.ID, nil).WantStatus(t, 204)
 		if dc := current(); dc != nil {
 			t.Fatalf("the deleted site is still the default content: %+v", dc)
 		}
