@@ -55,7 +55,11 @@ func (a *App) PutAgentInstructions(ctx context.Context, caller folio.Caller, org
 			return err
 		}
 		ai = &folio.AgentInstructions{OrganizationID: orgID, Document: b, UpdatedAt: tx.Now, UpdatedBy: caller.UserID}
-		return store.PutAgentInstructions(ctx, tx, ai)
+		if err := store.PutAgentInstructions(ctx, tx, ai); err != nil {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "organization.agent_instructions.updated", "organization", orgID,
+			map[string]any{"bytes": len(b)})
 	})
 	return ai, err
 }

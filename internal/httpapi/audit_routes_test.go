@@ -125,6 +125,27 @@ func TestAdministrativeRoutesAudited(t *testing.T) {
 			{"PATCH /v1/spaces/{spaceId}/permissions/users/{userId}", func(t *testing.T) *apitest.Response {
 				return s.Do(t, admin, "PATCH", "/v1/spaces/"+space(t)+"/permissions/users/"+member(t), map[string]any{"role": "edit"})
 			}},
+			{"PUT /v1/orgs/{organizationId}/agent-instructions", do("PUT", o+"/agent-instructions",
+				`{"instructions":{"object":"document","data":{"schemaVersion":1},"nodes":[{"object":"block","type":"paragraph",`+
+					`"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Be brief.","marks":[]}]}]}]}}`)},
+			{"POST /v1/spaces/{spaceId}/transfer", func(t *testing.T) *apitest.Response {
+				// The admin's second organization receives the space; the
+				// entry is written in the organization the space leaves.
+				var target struct{ ID string }
+				s.Do(t, admin, "POST", "/v1/orgs", map[string]any{"title": "Target"}).WantStatus(t, 201).JSON(t, &target)
+				return s.Do(t, admin, "POST", "/v1/spaces/"+space(t)+"/transfer", map[string]any{"organization": target.ID})
+			}},
+			{"POST /v1/collections/{collectionId}/move", func(t *testing.T) *apitest.Response {
+				return s.Do(t, admin, "POST", "/v1/collections/"+collection(t)+"/move", map[string]any{"parent": collection(t)})
+			}},
+			{"DELETE /v1/spaces/{spaceId}/permissions/users/{userId}", func(t *testing.T) *apitest.Response {
+				sp, u := space(t), member(t)
+				s.Do(t, admin, "PATCH", "/v1/spaces/"+sp+"/permissions/users/"+u, map[string]any{"role": "edit"}).WantStatus(t, 204)
+				return s.Do(t, admin, "DELETE", "/v1/spaces/"+sp+"/permissions/users/"+u, nil)
+			}},
+			{"PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}", func(t *testing.T) *apitest.Response {
+				return s.Do(t, admin, "PATCH", "/v1/collections/"+collection(t)+"/permissions/teams/"+team(t), map[string]any{"role": "read"})
+			}},
 			{"POST /v1/orgs/{organizationId}/collections", do("POST", o+"/collections", map[string]any{"title": "New"})},
 			{"PATCH /v1/collections/{collectionId}", func(t *testing.T) *apitest.Response {
 				return s.Do(t, admin, "PATCH", "/v1/collections/"+collection(t), map[string]any{"title": "Renamed"})
