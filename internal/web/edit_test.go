@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -129,5 +130,108 @@ func TestEditPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		writer.postJSON(t, save, map[string]any{"document": docWith("Again", "z"), "since": since2}, writer.csrf).want(t, 200)
+	})
+}
+
+func TestChangeRequestFlow(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		w, _ := member(t, s, org, folio.RoleEdit)
+		rv, _ := member(t, s, org, folio.RoleReview)
+		rd, _ := member(t, s, org, folio.RoleRead)
+		sp := space(t, s, org, admin, "Handbook", "# Welcome\n\nHello.\n")
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+sp, map[string]any{"mergeRules": map[string]any{"type": "rules",
+			"rules": []any{map[string]any{"rule": "require_at_least_one_review"}}}}).WantStatus(t, 200)
+		c, _ := s.App.GetContent(context.Background(), folio.Caller{UserID: w.ID}, sp, "")
+		pageID := c.Tree.Pages[0].ID
+		live := pageDoc(t, s, w.ID, sp, pageID)
+
+		// The writer opens a change request from the page and lands in its
+		// edit view.
+		writer := signIn(t, s, w.Email)
+		writer.get(t, "/s/"+sp+"/~/changes").want(t, 200, "New change request", `name="subject"`, `name="description"`)
+		writer.get(t, "/s/"+sp).want(t, 200, "Edit in a change request")
+		cr := "/s/" + sp + "/~/changes/1"
+		writer.post(t, "/s/"+sp+"/~/changes", url.Values{"subject": {"Better welcome"}, "description": {"Rewrites the welcome."}, "page": {pageID}}).
+			redirect(t, cr+"/pages/"+pageID+"/edit")
+		p := writer.get(t, cr+"/pages/"+pageID+"/edit").want(t, 200, "In change request", "#1 Better welcome",
+			`data-save="`+cr+`/pages/`+pageID+`/document"`)
+		since := sinceRE.FindStringSubmatch(p.Body)[1]
+		writer.postJSON(t, cr+"/pages/"+pageID+"/document", map[string]any{"document": docWith("New welcome", "Read this"), "since": since}, writer.csrf).
+			want(t, 200, `"location":"`+cr+`"`)
+		if got := pageDoc(t, s, w.ID, sp, pageID); got != live {
+			t.Fatalf("a save in a change request changed the live page:\n%s", got)
+		}
+		// The change request shows the change; the writer may not review,
+		// and Merge says why it is disabled.
+		p = writer.get(t, cr).want(t, 200, "Better welcome", "Rewrites the welcome.", "New welcome", "Read this",
+			"Merging is not possible yet", "no approving review", `disabled aria-describedby="merge-why">Merge</button>`,
+			"Page to edit in this change request")
+		if strings.Contains(p.Body, ">Approve</button>") {
+			t.Fatal("a writer without the review role is offered Approve")
+		}
+		writer.post(t, cr+"/merge", nil).want(t, 409, "no approving review")
+		writer.post(t, cr+"/review", url.Values{"status": {"approved"}}).want(t, 403)
+		if got := pageDoc(t, s, w.ID, sp, pageID); got != live {
+			t.Fatalf("a refused merge changed the live page:\n%s", got)
+		}
+
+		// A reader sees no actions and is refused.
+		reader := signIn(t, s, rd.Email)
+		p = reader.get(t, cr).want(t, 200, "Better welcome")
+		for _, control := range []string{">Approve</button>", ">Merge</button>", "Page to edit", "Request changes"} {
+			if strings.Contains(p.Body, control) {
+				t.Fatalf("a reader is offered %q", control)
+			}
+		}
+		reader.post(t, cr+"/review", url.Values{"status": {"approved"}}).want(t, 403)
+		reader.post(t, cr+"/merge", nil).want(t, 403)
+		reader.post(t, "/s/"+sp+"/~/changes", url.Values{"subject": {"Forged"}}).want(t, 403)
+		reader.get(t, cr+"/pages/"+pageID+"/edit").want(t, 403)
+
+		// The reviewer approves with a comment; the writer merges.
+		reviewer := signIn(t, s, rv.Email)
+		reviewer.get(t, cr).want(t, 200, ">Approve</button>", ">Request changes</button>")
+		reviewer.post(t, cr+"/review", url.Values{"status": {"approved"}, "comment": {"Looks good."}}).redirect(t, cr)
+		writer.get(t, cr).want(t, 200, "Looks good.", `<button type="submit" class="primary">Merge</button>`)
+		writer.post(t, cr+"/merge", nil).redirect(t, cr)
+		got := pageDoc(t, s, w.ID, sp, pageID)
+		if !strings.Contains(got, "New welcome") || !strings.Contains(got, "Read this") {
+			t.Fatalf("the merge did not bring the change:\n%s", got)
+		}
+		p = writer.get(t, cr).want(t, 200, "merged")
+		if strings.Contains(p.Body, ">Merge</button>") || strings.Contains(p.Body, "Page to edit") {
+			t.Fatal("a merged change request still offers Merge or editing")
+		}
+		writer.get(t, "/s/"+sp+"/welcome").want(t, 200, "New welcome", "Read this")
+	})
+}
+
+func TestLockedSpaceOffersNoEditing(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		w, _ := member(t, s, org, folio.RoleEdit)
+		sp := space(t, s, org, admin, "Handbook", "# Welcome\n\nHello.\n")
+		c, _ := s.App.GetContent(context.Background(), folio.Caller{UserID: w.ID}, sp, "")
+		pageID := c.Tree.Pages[0].ID
+		writer := signIn(t, s, w.Email)
+		p := writer.get(t, "/s/"+sp+"/~/pages/"+pageID+"/edit").want(t, 200)
+		since := sinceRE.FindStringSubmatch(p.Body)[1]
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+sp, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
+		live := pageDoc(t, s, w.ID, sp, pageID)
+		p = writer.get(t, "/s/"+sp).want(t, 200, "This space is locked")
+		for _, control := range []string{">Edit</a>", "Edit in a change request"} {
+			if strings.Contains(p.Body, control) {
+				t.Fatalf("a locked space offers %q", control)
+			}
+		}
+		writer.get(t, "/s/"+sp+"/~/changes").want(t, 200)
+		writer.get(t, "/s/"+sp+"/~/pages/"+pageID+"/edit").want(t, 403, "locked")
+		writer.postJSON(t, "/s/"+sp+"/~/pages/"+pageID+"/document", map[string]any{"document": docWith("X", "y"), "since": since}, writer.csrf).
+			want(t, 403, "locked")
+		writer.post(t, "/s/"+sp+"/~/changes", url.Values{"subject": {"Sneaky"}}).want(t, 403, "locked")
+		if got := pageDoc(t, s, w.ID, sp, pageID); got != live {
+			t.Fatalf("a locked space's page changed:\n%s", got)
+		}
 	})
 }
