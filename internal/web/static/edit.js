@@ -21,6 +21,7 @@
       status.textContent = "";
     },
   });
+  window.folioEditor = editor; // for the browser tests and the console
   document.getElementById("editor-nojs").hidden = true;
   bar.hidden = false;
 
