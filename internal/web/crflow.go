@@ -37,8 +37,8 @@ func (h *Handler) crActionsFor(r *http.Request, q *req, v *spaceView, cr *app.Ch
 		content.Walk(head.Tree, func(n content.PageNode) bool {
 			if n.Page.Type == content.PageDocument {
 				title := n.Page.Title
-				if n.Depth > 0 {
-					title = strings.Repeat("– ", n.Depth) + title
+				if n.Depth > 1 { // Walk's top level is depth 1
+					title = strings.Repeat("– ", n.Depth-1) + title
 				}
 				a.Pages = append(a.Pages, pageOption{ID: n.Page.ID, Title: title})
 			}
