@@ -18,6 +18,7 @@ type crListView struct {
 	Status   string
 	Statuses []statusTab
 	Items    []crItem
+	CanOpen  bool // the caller may open a change request
 }
 
 type statusTab struct {
@@ -47,7 +48,7 @@ func (h *Handler) changeRequests(w http.ResponseWriter, r *http.Request, q *req)
 	if status == "" {
 		status = folio.ChangeRequestOpen
 	}
-	lv := crListView{Status: status}
+	lv := crListView{Status: status, CanOpen: v.CanEdit}
 	known := false
 	for _, s := range crStatuses {
 		lv.Statuses = append(lv.Statuses, statusTab{Status: s.status, Label: s.label, Href: v.Href + "/~/changes?status=" + s.status,
@@ -89,6 +90,7 @@ type crView struct {
 	Description template.HTML
 	Changes     []pageChange
 	Comments    []commentItem
+	Actions     crActions
 }
 
 // pageChange is what a change request does to one page; for an edited
@@ -177,6 +179,9 @@ func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) 
 		return err
 	}
 	cv.Comments = commentItems(comments.Items)
+	if cv.Actions, err = h.crActionsFor(r, q, v, cr, ch.Head); err != nil {
+		return err
+	}
 	v.Body = cv
 	h.render(w, http.StatusOK, "changerequest", q, cv.Subject+" · "+v.Space.Title, v)
 	return nil

@@ -12,9 +12,16 @@
 // roles and transactions as the API. State-changing requests carry a
 // per-session CSRF token and must come from the app's own origin.
 //
-// The editor (internal/editor, a separate package) mounts on the page
-// view: see editorMount in space.go.
+// Writing (edit.go): a page's "Edit" opens /s/{space}/~/pages/{page}/edit
+// (or, inside a change request, /s/{space}/~/changes/{n}/pages/{page}/edit),
+// which mounts the editor (internal/editor, served under /assets/editor/,
+// with editor.CSP) through static/edit.js on the page's document. Save
+// posts the document as JSON with the CSRF token in X-CSRF-Token to
+// .../document, which calls app.SavePageDocument with the revision the
+// view started from: a page changed since answers 409, shown in the view.
+// Requests with "Accept: application/json" get their errors as GitBook
+// error bodies.
 //
 // Allowed imports: folio, internal/app, internal/content, internal/reader
-// (RenderDocument), internal/ratelimit.
+// (RenderDocument), internal/ratelimit, internal/editor (its assets).
 package web

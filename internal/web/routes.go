@@ -3,6 +3,7 @@ package web
 // routes is the application's index of pages and forms.
 func (h *Handler) routes() {
 	h.handle("GET /assets/{name}", anyone, h.serveAsset)
+	h.handle("GET /assets/editor/{name}", anyone, h.serveEditorAsset)
 
 	// Signing in and out.
 	h.handle("GET /signin", anyone, h.signInPage)
@@ -27,8 +28,16 @@ func (h *Handler) routes() {
 	h.handle("GET /s/{space}/~/pages/{page}", signedIn, h.pageByID)
 	h.handle("POST /s/{space}/~/pages", signedIn, h.createPage)
 	h.handle("POST /s/{space}/~/pages/{page}/{action}", signedIn, h.pageAction)
+	h.handle("GET /s/{space}/~/pages/{page}/edit", signedIn, h.editPage)
+	h.handle("POST /s/{space}/~/pages/{page}/document", signedIn, h.saveDocument)
 	h.handle("GET /s/{space}/~/changes", signedIn, h.changeRequests)
 	h.handle("GET /s/{space}/~/changes/{number}", signedIn, h.changeRequest)
+	h.handle("GET /s/{space}/~/changes/{number}/pages/{page}/edit", signedIn, h.editInChangeRequest)
+	h.handle("GET /s/{space}/~/changes/{number}/edit", signedIn, h.editInChangeRequest)
+	h.handle("POST /s/{space}/~/changes", signedIn, h.createChangeRequest)
+	h.handle("POST /s/{space}/~/changes/{number}/review", signedIn, h.reviewChangeRequest)
+	h.handle("POST /s/{space}/~/changes/{number}/merge", signedIn, h.mergeChangeRequest)
+	h.handle("POST /s/{space}/~/changes/{number}/pages/{page}/document", signedIn, h.saveDocument)
 	h.handle("GET /s/{space}/~/revisions", signedIn, h.history)
 	h.handle("GET /s/{space}/~/revisions/{revision}", signedIn, h.revision)
 	h.handle("GET /s/{space}/~/comments", signedIn, h.comments)

@@ -42,15 +42,6 @@ type pageView struct {
 	Empty                        bool
 	CanUp, CanDown, CanIndent    bool
 	CanOutdent, HasChildren      bool
-	// EditorMount is where the editor (internal/editor) attaches: the
-	// page's id and the API document URL it loads.
-	EditorMount editorMount
-}
-
-// editorMount is the data the editor bundle reads from the page's
-// <div id="editor"> data attributes.
-type editorMount struct {
-	Space, Page, Revision string
 }
 
 // spaceFrame loads a space's current content and builds the frame.
@@ -145,8 +136,7 @@ func (h *Handler) spacePage(w http.ResponseWriter, r *http.Request, q *req) erro
 // pageOf renders a page of the content as the reader renders it.
 func (h *Handler) pageOf(r *http.Request, q *req, c *app.Content, n content.PageNode, spaceHref string) (*pageView, error) {
 	p := n.Page
-	pv := &pageView{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Type: p.Type, Href: spaceHref + "/" + escapePath(c.Paths()[p.ID]),
-		EditorMount: editorMount{Space: c.Space.ID, Page: p.ID, Revision: c.Revision.ID}}
+	pv := &pageView{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Type: p.Type, Href: spaceHref + "/" + escapePath(c.Paths()[p.ID])}
 	siblings := c.Tree.Pages
 	if n.Parent != "" {
 		if pn, ok := c.Node(n.Parent); ok {

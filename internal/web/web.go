@@ -197,6 +197,14 @@ func (h *Handler) checkCrossSite(r *http.Request, q *req) error {
 	if q.secret == "" {
 		return nil
 	}
+	if t := r.Header.Get("X-CSRF-Token"); t != "" {
+		// The editor's requests send JSON, with the token in a header that
+		// a cross-site form cannot set.
+		if !equalToken(t, q.csrf) {
+			return errCrossSite
+		}
+		return nil
+	}
 	r.Body = http.MaxBytesReader(nil, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
 		return folio.Errorf(folio.Invalid, "the form could not be read")
@@ -316,6 +324,10 @@ func (h *Handler) renderError(w http.ResponseWriter, r *http.Request, q *req, er
 	if errors.As(err, &ra) {
 		w.Header().Set("Retry-After", fmt.Sprint(int(ra.RetryAfter().Seconds())+1))
 	}
+	if wantsJSON(r) {
+		writeJSONError(w, status, msg)
+		return
+	}
 	heading := map[int]string{400: "That did not work", 401: "Sign in to continue", 403: "Not allowed", 404: "Not found",
 		409: "That clashes with a change", 429: "Too many attempts"}[status]
 	if heading == "" {
@@ -326,11 +338,22 @@ func (h *Handler) renderError(w http.ResponseWriter, r *http.Request, q *req, er
 
 // render writes a page: the named template inside the layout.
 func (h *Handler) render(w http.ResponseWriter, status int, name string, q *req, title string, data any) {
+	h.renderPage(w, status, name, q, title, data, pageAssets{})
+}
+
+// pageAssets are a page's own stylesheets and scripts, after the app's.
+type pageAssets struct {
+	CSS, Scripts []string
+}
+
+// renderPage is render with the page's own assets.
+func (h *Handler) renderPage(w http.ResponseWriter, status int, name string, q *req, title string, data any, extra pageAssets) {
 	t, ok := pages[name]
 	if !ok {
 		panic("web: no template " + name)
 	}
-	v := &view{Title: title, User: q.user, CSRF: q.csrf, Data: data, CSS: assetURLs()}
+	v := &view{Title: title, User: q.user, CSRF: q.csrf, Data: data, CSS: append(assetURLs()[:len(assetURLs()):len(assetURLs())], extra.CSS...),
+		Scripts: extra.Scripts}
 	var buf strings.Builder
 	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
 		h.logger.Error("render", "template", name, "error", err.Error())
@@ -348,5 +371,7 @@ type view struct {
 	User  *folio.User // nil when signed out
 	CSRF  string
 	CSS   []string
-	Data  any
+	// Scripts are loaded deferred, in order.
+	Scripts []string
+	Data    any
 }

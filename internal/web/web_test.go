@@ -423,11 +423,11 @@ func TestReaderSeesNoEditControls(t *testing.T) {
 		pageID := c.Tree.Pages[0].ID
 
 		writer := signIn(t, s, w.Email)
-		writer.get(t, "/s/"+sp).want(t, 200, "New page", "Page actions", "Rename", "Delete page", `id="editor"`)
+		writer.get(t, "/s/"+sp).want(t, 200, "New page", "Page actions", "Rename", "Delete page", `/edit">Edit</a>`)
 
 		reader := signIn(t, s, r.Email)
 		p := reader.get(t, "/s/"+sp).want(t, 200, "Hello.")
-		for _, control := range []string{"New page", "Page actions", "Rename", "Delete page", "Create page", `id="editor"`, "/~/pages"} {
+		for _, control := range []string{"New page", "Page actions", "Rename", "Delete page", "Create page", `/edit">Edit</a>`, "/~/pages"} {
 			if strings.Contains(p.Body, control) {
 				t.Fatalf("a reader is offered %q", control)
 			}
