@@ -1,32 +1,25 @@
 package web_test
 
 import (
-	"bytes"
-	"fmt"
-	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
-	"github.com/foliodocs/folio/internal/browser/browsertest"
 )
 
 // TestEditInBrowser signs in, opens a page, presses Edit, types a heading
 // and a list item into the editor, saves, and finds them on the rendered
-// page; it screenshots the edit view at 1280 px in both themes (kept in
-// FOLIO_SCREENSHOTS when set).
+// page; it checks the edit view, before and after typing, as views.check
+// does (360, 768 and 1280 px, both themes, no sideways scroll, axe-core).
 func TestEditInBrowser(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
-		ctx := browsertest.New(t)
+		ctx := startBrowser(t)
 		org, admin := s.Org(t)
 		u, _ := member(t, s, org, folio.RoleEdit)
 		sp := space(t, s, org, admin, "Handbook", "# Welcome\n\nHello, writers.\n\n## Install\n\nDownload it.\n")
@@ -50,34 +43,7 @@ func TestEditInBrowser(t *testing.T) {
 				t.Fatalf("waiting for %s: %v; editor holds:\n%s", cond, err, html)
 			}
 		}
-		shots := func(name string) {
-			t.Helper()
-			for _, scheme := range []string{"light", "dark"} {
-				run(chromedp.EmulateViewport(1280, 800),
-					emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}))
-				var sideways bool
-				run(chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &sideways))
-				if sideways {
-					t.Errorf("%s (%s) scrolls sideways", name, scheme)
-				}
-				var buf []byte
-				run(chromedp.FullScreenshot(&buf, 100))
-				img, err := png.Decode(bytes.NewReader(buf))
-				if err != nil {
-					t.Fatal(err)
-				}
-				r, g, b, _ := img.At(2, 2).RGBA()
-				if l := (299*(r>>8) + 587*(g>>8) + 114*(b>>8)) / 1000; scheme == "dark" && l > 60 || scheme == "light" && l < 200 {
-					t.Errorf("%s (%s): background luminance %d", name, scheme, l)
-				}
-				if dir := os.Getenv("FOLIO_SCREENSHOTS"); dir != "" {
-					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("app-%s-%s-1280-%s.png", s.Store, name, scheme)), buf, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
-		}
+		v := newViews(t, ctx, s.Store)
 
 		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
 			chromedp.SendKeys(`#email`, u.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
@@ -92,7 +58,7 @@ func TestEditInBrowser(t *testing.T) {
 		if state != "true,true" {
 			t.Fatalf("edit view: no-script notice hidden, document shown = %s", state)
 		}
-		shots("edit")
+		v.check("edit")
 
 		// At the end of the last paragraph: Enter, "## " makes a heading,
 		// Enter, "- " makes a bulleted list.
@@ -104,7 +70,7 @@ func TestEditInBrowser(t *testing.T) {
 		enter()
 		run(chromedp.KeyEvent("- Ship it"))
 		waitFor(`[...document.querySelectorAll(".fe-content > ul li")].some(li => li.textContent === "Ship it")`)
-		shots("edit-typed")
+		v.check("edit-typed")
 
 		// Save: back on the page, rendered with the new heading and item.
 		run(chromedp.Click(`#editor-save`, chromedp.ByQuery),
