@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,8 @@ import (
 )
 
 // TestEditInBrowser signs in, opens a page, presses Edit, types a heading
-// and a list item into the editor, saves, and finds them on the rendered
+// and a list item into the editor, pastes an image (uploaded to the
+// space's files), saves, and finds them on the rendered
 // page; it checks the edit view, before and after typing, as views.check
 // does (360, 768 and 1280 px, both themes, no sideways scroll, axe-core).
 func TestEditInBrowser(t *testing.T) {
@@ -70,6 +72,18 @@ func TestEditInBrowser(t *testing.T) {
 		enter()
 		run(chromedp.KeyEvent("- Ship it"))
 		waitFor(`[...document.querySelectorAll(".fe-content > ul li")].some(li => li.textContent === "Ship it")`)
+		// Paste an image: uploaded to the space's files, shown in the
+		// editor from its URL.
+		var pasted bool
+		run(chromedp.Evaluate(`(() => {
+			const c = document.createElement("canvas"); c.width = 40; c.height = 20;
+			const g = c.getContext("2d"); g.fillStyle = "#c33"; g.fillRect(0, 0, 40, 20);
+			const bin = atob(c.toDataURL("image/png").split(",")[1]);
+			const bytes = new Uint8Array(bin.length); for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+			const dt = new DataTransfer(); dt.items.add(new File([bytes], "red.png", {type: "image/png"}));
+			document.querySelector(".fe-content").dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
+			return true })()`, &pasted))
+		waitFor(`[...document.querySelectorAll(".fe-content img")].some(i => i.getAttribute("src").startsWith("/v1/files/") && i.complete && i.naturalWidth === 40)`)
 		v.check("edit-typed")
 
 		// Save: back on the page, rendered with the new heading and item.
@@ -81,6 +95,18 @@ func TestEditInBrowser(t *testing.T) {
 			if !strings.Contains(body, want) {
 				t.Fatalf("saved page lacks %q: %q", want, body)
 			}
+		}
+		var imgs int
+		run(chromedp.Evaluate(`document.querySelectorAll(".markdown img").length`, &imgs))
+		if imgs != 1 {
+			t.Fatalf("the saved page shows %d images, want the pasted one", imgs)
+		}
+		c, err := s.App.GetContent(context.Background(), folio.Caller{UserID: u.ID}, sp, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Tree.Files) != 1 || c.Tree.Files[0].Name != "red.png" || c.Tree.Files[0].Width != 40 {
+			t.Fatalf("space files after the paste: %+v", c.Tree.Files)
 		}
 		var li string
 		run(chromedp.Text(`.markdown ul li`, &li, chromedp.ByQuery))
