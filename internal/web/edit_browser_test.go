@@ -87,8 +87,15 @@ func TestEditInBrowser(t *testing.T) {
 		v.check("edit-typed")
 
 		// Save: back on the page, rendered with the new heading and item.
-		run(chromedp.Click(`#editor-save`, chromedp.ByQuery),
-			chromedp.WaitVisible(`//div[@class="markdown"]//h3[contains(., "Release plan")]`))
+		run(chromedp.Click(`#editor-save`, chromedp.ByQuery))
+		saved, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err := chromedp.Run(saved, chromedp.WaitVisible(`//div[@class="markdown"]/*[self::h2 or self::h3][contains(., "Release plan")]`))
+		cancel()
+		if err != nil {
+			var status string
+			chromedp.Run(ctx, chromedp.Evaluate(`(document.getElementById("editor-status") || {}).textContent || location.href + " " + document.querySelector(".markdown").innerHTML.slice(-2500)`, &status))
+			t.Fatalf("saving did not show the page: %v; %q", err, status)
+		}
 		var body string
 		run(chromedp.Text(`.markdown`, &body, chromedp.ByQuery))
 		for _, want := range []string{"Hello, writers.", "Download it.", "Release plan", "Ship it"} {
