@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"image"
 	"image/color"
+	"image/gif"
+	"image/jpeg"
 	"image/png"
 	"io"
 	"net/http"
@@ -149,8 +151,19 @@ func TestUploadImage(t *testing.T) {
 		// An SVG, named from its type when the name has no extension.
 		svg := `<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>`
 		writer.postFile(t, upload, "pasted", "image/svg+xml", []byte(svg), writer.csrf).want(t, 201, `"name":"pasted.svg"`, `"contentType":"image/svg+xml"`)
-		if got := spaceFiles(t, s, admin, sp, ""); len(got) != 2 {
-			t.Fatalf("space files after the SVG %v", got)
+		// JPEG and GIF too, their type from their bytes.
+		img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+		var jpg, gf bytes.Buffer
+		if err := jpeg.Encode(&jpg, img, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := gif.Encode(&gf, img, nil); err != nil {
+			t.Fatal(err)
+		}
+		writer.postFile(t, upload, "photo.jpg", "image/jpeg", jpg.Bytes(), writer.csrf).want(t, 201, `"contentType":"image/jpeg"`)
+		writer.postFile(t, upload, "anim.gif", "", gf.Bytes(), writer.csrf).want(t, 201, `"contentType":"image/gif"`)
+		if got := spaceFiles(t, s, admin, sp, ""); len(got) != 4 {
+			t.Fatalf("space files after the SVG, JPEG and GIF %v", got)
 		}
 
 		// The edit view knows the URLs of the files its document shows.
