@@ -1,32 +1,27 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
-	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
-	"github.com/foliodocs/folio/internal/browser/browsertest"
 )
 
 // TestAppInBrowser signs in with a password in Chromium, browses from home
 // to a space and a page, creates a page with the "New page" form, opens
-// the change requests and history, and takes screenshots of each page at
-// 360 and 1280 px in the light and dark themes (kept in FOLIO_SCREENSHOTS
-// when set), checking that no page scrolls sideways.
+// the change requests and history, and checks each view (sign-in, home,
+// search, account, a space page, its page menu, change requests, a change
+// request, history) as views.check does: screenshots at 360, 768 and
+// 1280 px in both themes, no sideways scroll, axe-core.
 func TestAppInBrowser(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
-		ctx := browsertest.New(t)
+		ctx := startBrowser(t)
 		org, admin := s.Org(t)
 		u, _ := member(t, s, org, folio.RoleEdit)
 		md := "# Getting started\n\nWelcome to the **handbook**. Read [the FAQ](https://example.com/faq).\n\n" +
@@ -60,43 +55,8 @@ func TestAppInBrowser(t *testing.T) {
 			run(chromedp.Text(sel, &s, chromedp.ByQuery))
 			return s
 		}
-		shots := func(name string, after ...chromedp.Action) {
-			t.Helper()
-			for _, width := range []int64{360, 1280} {
-				for _, dark := range []bool{false, true} {
-					scheme := "light"
-					if dark {
-						scheme = "dark"
-					}
-					run(chromedp.EmulateViewport(width, 800),
-						emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}),
-						chromedp.Reload())
-					run(after...)
-					var sideways bool
-					run(chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &sideways))
-					if sideways {
-						t.Errorf("%s at %d px (%s) scrolls sideways", name, width, scheme)
-					}
-					var buf []byte
-					run(chromedp.FullScreenshot(&buf, 100))
-					img, err := png.Decode(bytes.NewReader(buf))
-					if err != nil {
-						t.Fatal(err)
-					}
-					r, g, b, _ := img.At(2, 2).RGBA()
-					if l := (299*(r>>8) + 587*(g>>8) + 114*(b>>8)) / 1000; dark && l > 60 || !dark && l < 200 {
-						t.Errorf("%s at %d px (%s): background luminance %d", name, width, scheme, l)
-					}
-					if dir := os.Getenv("FOLIO_SCREENSHOTS"); dir != "" {
-						file := fmt.Sprintf("app-%s-%s-%d-%s.png", s.Store, name, width, scheme)
-						if err := os.WriteFile(filepath.Join(dir, file), buf, 0o644); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-			}
-			run(chromedp.EmulateViewport(1280, 800))
-		}
+		v := newViews(t, ctx, s.Store)
+		shots := v.check
 
 		// Signed out, the root URL is the sign-in page.
 		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/"), chromedp.WaitVisible(`#email`, chromedp.ByQuery))
@@ -130,7 +90,7 @@ func TestAppInBrowser(t *testing.T) {
 
 		// The keyboard-usable page menu opens, and New page creates a page.
 		run(chromedp.Click(`details.menu > summary`, chromedp.ByQuery), chromedp.WaitVisible(`#rename-title`, chromedp.ByQuery))
-		shots("page-menu", chromedp.Click(`details.menu > summary`, chromedp.ByQuery), chromedp.WaitVisible(`#rename-title`, chromedp.ByQuery))
+		shots("page-menu")
 		run(chromedp.SendKeys(`#new-title`, "Release notes", chromedp.ByQuery),
 			chromedp.Click(`form.new-page button`, chromedp.ByQuery),
 			chromedp.WaitVisible(`//article[contains(@class,"doc")]/h1[contains(., "Release notes")]`))

@@ -20,7 +20,9 @@
 // .../document, which calls app.SavePageDocument with the revision the
 // view started from: a page changed since answers 409, shown in the view.
 // Requests with "Accept: application/json" get their errors as GitBook
-// error bodies.
+// error bodies. Pasted, dropped and picked images go to .../files
+// (upload.go, app.AddSpaceFile), which answers the file reference the
+// editor inserts and a URL to show it.
 //
 // Allowed imports: folio, internal/app, internal/content, internal/reader
 // (RenderDocument), internal/ratelimit, internal/editor (its assets).

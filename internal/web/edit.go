@@ -28,7 +28,9 @@ type editView struct {
 	Document      string // the page's document, GitBook JSON
 	Pages         string // [{id, title}] of the space's document pages, JSON
 	Since         string
+	Files         string // {id: url} of the files the document shows, JSON
 	SaveURL       string
+	UploadURL     string
 	DoneURL       string
 	CancelURL     string
 	ChangeRequest string // "#3 Subject" when editing inside one
@@ -48,7 +50,7 @@ func (h *Handler) editPage(w http.ResponseWriter, r *http.Request, q *req) error
 	}
 	pageID := r.PathValue("page")
 	back := v.Href + "/~/pages/" + pageID
-	ev := &editView{SaveURL: back + "/document", DoneURL: back, CancelURL: back}
+	ev := &editView{SaveURL: back + "/document", UploadURL: v.Href + "/~/files", DoneURL: back, CancelURL: back}
 	return h.renderEdit(w, r, q, v, c, pageID, ev)
 }
 
@@ -83,7 +85,7 @@ func (h *Handler) editInChangeRequest(w http.ResponseWriter, r *http.Request, q 
 	if subject == "" {
 		subject = "Change request"
 	}
-	ev := &editView{SaveURL: crHref + "/pages/" + pageID + "/document", DoneURL: crHref, CancelURL: crHref,
+	ev := &editView{SaveURL: crHref + "/pages/" + pageID + "/document", UploadURL: crHref + "/files", DoneURL: crHref, CancelURL: crHref,
 		ChangeRequest: "#" + strconv.FormatInt(cr.Number, 10) + " " + subject}
 	return h.renderEdit(w, r, q, v, head, pageID, ev)
 }
@@ -112,6 +114,14 @@ func (h *Handler) renderEdit(w http.ResponseWriter, r *http.Request, q *req, v *
 		return true
 	})
 	pages, _ := json.Marshal(targets)
+	urls := map[string]string{}
+	for _, id := range fileRefs(doc) {
+		if f, ok := c.File(id); ok {
+			urls[id] = localFileURL(c.FileURL(f))
+		}
+	}
+	files, _ := json.Marshal(urls)
+	ev.Files = string(files)
 	ev.Title, ev.Document, ev.Pages, ev.Since = n.Page.Title, string(doc), string(pages), c.Revision.ID
 	v.Tree = h.tree(c, v.Href, pageID)
 	v.Body = ev

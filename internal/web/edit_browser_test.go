@@ -1,32 +1,27 @@
 package web_test
 
 import (
-	"bytes"
-	"fmt"
-	"image/png"
-	"os"
-	"path/filepath"
+	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
-	"github.com/foliodocs/folio/internal/browser/browsertest"
 )
 
 // TestEditInBrowser signs in, opens a page, presses Edit, types a heading
-// and a list item into the editor, saves, and finds them on the rendered
-// page; it screenshots the edit view at 1280 px in both themes (kept in
-// FOLIO_SCREENSHOTS when set).
+// and a list item into the editor, pastes an image (uploaded to the
+// space's files), saves, and finds them on the rendered
+// page; it checks the edit view, before and after typing, as views.check
+// does (360, 768 and 1280 px, both themes, no sideways scroll, axe-core).
 func TestEditInBrowser(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
-		ctx := browsertest.New(t)
+		ctx := startBrowser(t)
 		org, admin := s.Org(t)
 		u, _ := member(t, s, org, folio.RoleEdit)
 		sp := space(t, s, org, admin, "Handbook", "# Welcome\n\nHello, writers.\n\n## Install\n\nDownload it.\n")
@@ -50,34 +45,7 @@ func TestEditInBrowser(t *testing.T) {
 				t.Fatalf("waiting for %s: %v; editor holds:\n%s", cond, err, html)
 			}
 		}
-		shots := func(name string) {
-			t.Helper()
-			for _, scheme := range []string{"light", "dark"} {
-				run(chromedp.EmulateViewport(1280, 800),
-					emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}))
-				var sideways bool
-				run(chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &sideways))
-				if sideways {
-					t.Errorf("%s (%s) scrolls sideways", name, scheme)
-				}
-				var buf []byte
-				run(chromedp.FullScreenshot(&buf, 100))
-				img, err := png.Decode(bytes.NewReader(buf))
-				if err != nil {
-					t.Fatal(err)
-				}
-				r, g, b, _ := img.At(2, 2).RGBA()
-				if l := (299*(r>>8) + 587*(g>>8) + 114*(b>>8)) / 1000; scheme == "dark" && l > 60 || scheme == "light" && l < 200 {
-					t.Errorf("%s (%s): background luminance %d", name, scheme, l)
-				}
-				if dir := os.Getenv("FOLIO_SCREENSHOTS"); dir != "" {
-					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("app-%s-%s-1280-%s.png", s.Store, name, scheme)), buf, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
-		}
+		v := newViews(t, ctx, s.Store)
 
 		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
 			chromedp.SendKeys(`#email`, u.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
@@ -92,7 +60,7 @@ func TestEditInBrowser(t *testing.T) {
 		if state != "true,true" {
 			t.Fatalf("edit view: no-script notice hidden, document shown = %s", state)
 		}
-		shots("edit")
+		v.check("edit")
 
 		// At the end of the last paragraph: Enter, "## " makes a heading,
 		// Enter, "- " makes a bulleted list.
@@ -104,19 +72,48 @@ func TestEditInBrowser(t *testing.T) {
 		enter()
 		run(chromedp.KeyEvent("- Ship it"))
 		waitFor(`[...document.querySelectorAll(".fe-content > ul li")].some(li => li.textContent === "Ship it")`)
-		shots("edit-typed")
+		// Paste an image: uploaded to the space's files, shown in the
+		// editor from its URL.
+		var pasted bool
+		run(chromedp.Evaluate(`(() => {
+			const c = document.createElement("canvas"); c.width = 40; c.height = 20;
+			const g = c.getContext("2d"); g.fillStyle = "#c33"; g.fillRect(0, 0, 40, 20);
+			const bin = atob(c.toDataURL("image/png").split(",")[1]);
+			const bytes = new Uint8Array(bin.length); for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+			const dt = new DataTransfer(); dt.items.add(new File([bytes], "red.png", {type: "image/png"}));
+			document.querySelector(".fe-content").dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
+			return true })()`, &pasted))
+		waitFor(`[...document.querySelectorAll(".fe-content img")].some(i => i.getAttribute("src").startsWith("/v1/files/") && i.complete && i.naturalWidth === 40)`)
+		v.check("edit-typed")
 
-		// Save: back on the page, rendered with the new heading and item
-		// (the reader lifts a document's headings when none is a title, so
-		// the level-2 heading may show as <h2>).
-		run(chromedp.Click(`#editor-save`, chromedp.ByQuery),
-			chromedp.WaitVisible(`//div[@class="markdown"]//*[self::h2 or self::h3][contains(., "Release plan")]`))
+		// Save: back on the page, rendered with the new heading and item.
+		run(chromedp.Click(`#editor-save`, chromedp.ByQuery))
+		saved, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err := chromedp.Run(saved, chromedp.WaitVisible(`//div[@class="markdown"]/*[self::h2 or self::h3][contains(., "Release plan")]`))
+		cancel()
+		if err != nil {
+			var status string
+			chromedp.Run(ctx, chromedp.Evaluate(`(document.getElementById("editor-status") || {}).textContent || location.href + " " + document.querySelector(".markdown").innerHTML.slice(-2500)`, &status))
+			t.Fatalf("saving did not show the page: %v; %q", err, status)
+		}
 		var body string
 		run(chromedp.Text(`.markdown`, &body, chromedp.ByQuery))
 		for _, want := range []string{"Hello, writers.", "Download it.", "Release plan", "Ship it"} {
 			if !strings.Contains(body, want) {
 				t.Fatalf("saved page lacks %q: %q", want, body)
 			}
+		}
+		var imgs int
+		run(chromedp.Evaluate(`document.querySelectorAll(".markdown img").length`, &imgs))
+		if imgs != 1 {
+			t.Fatalf("the saved page shows %d images, want the pasted one", imgs)
+		}
+		c, err := s.App.GetContent(context.Background(), folio.Caller{UserID: u.ID}, sp, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Tree.Files) != 1 || c.Tree.Files[0].Name != "red.png" || c.Tree.Files[0].Width != 40 {
+			t.Fatalf("space files after the paste: %+v", c.Tree.Files)
 		}
 		var li string
 		run(chromedp.Text(`.markdown ul li`, &li, chromedp.ByQuery))

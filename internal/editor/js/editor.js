@@ -235,7 +235,9 @@ class Editor {
   }
 
   // insertFiles uploads files through the host and inserts one images
-  // block holding them at pos (or the selection).
+  // block holding them after the top-level block at pos (or the
+  // selection's): images are a top-level block, not allowed in a list
+  // item, a table cell or a hint.
   async insertFiles(files, pos) {
     const refs = [];
     for (const f of files) {
@@ -252,13 +254,14 @@ class Editor {
       refs.map((ref) => n.image.create({ data: { ref } })),
     );
     const state = this.view.state;
-    let tr = state.tr;
-    if (pos !== null && pos !== undefined) {
-      const $pos = state.doc.resolve(pos);
-      const at = $pos.depth > 0 ? $pos.after(1) : pos;
-      tr = tr.insert(at, images);
+    const $pos = pos !== null && pos !== undefined ? state.doc.resolve(pos) : state.selection.$from;
+    let tr;
+    if ($pos.depth === 0) {
+      tr = state.tr.insert($pos.pos, images);
+    } else if ($pos.node(1).type === n.paragraph && $pos.node(1).content.size === 0) {
+      tr = state.tr.replaceWith($pos.before(1), $pos.after(1), images); // an empty line becomes the images
     } else {
-      tr = tr.replaceSelectionWith(images);
+      tr = state.tr.insert($pos.after(1), images);
     }
     this.view.dispatch(tr.scrollIntoView());
   }

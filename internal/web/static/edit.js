@@ -11,11 +11,41 @@
   const bar = document.getElementById("editor-bar");
   let dirty = false;
   let saving = false;
+  // The URLs of the files the document shows, and of those uploaded since.
+  const fileURLs = JSON.parse(d.files || "{}");
+
+  // uploadFile posts a pasted, dropped or picked image to the space's files
+  // (or the change request's) and answers the reference the editor inserts.
+  async function uploadFile(file) {
+    say("Uploading " + (file.name || "the image") + "…");
+    const res = await fetch(d.upload + "?name=" + encodeURIComponent(file.name || ""), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": file.type || "application/octet-stream", Accept: "application/json", "X-CSRF-Token": d.csrf },
+      body: file,
+    });
+    let body = null;
+    try {
+      body = await res.json();
+    } catch (e) {
+      body = null;
+    }
+    if (!res.ok || !body || !body.ref) {
+      const msg = body && body.error ? body.error.message : "the upload failed (" + res.status + ").";
+      say("Image not added: " + msg, "error");
+      throw new Error(msg);
+    }
+    fileURLs[body.ref.file] = body.url;
+    say("Image added: save to keep it in the page.", "ok");
+    return body.ref;
+  }
 
   const editor = FolioEditor.mount(mount, {
     document: JSON.parse(d.document),
     pages: JSON.parse(d.pages || "[]"),
     label: d.label,
+    uploadFile: d.upload ? uploadFile : undefined,
+    fileURL: (id) => fileURLs[id] || "",
     onChange: () => {
       dirty = true;
       status.textContent = "";
