@@ -128,11 +128,26 @@ func artifacts(t *testing.T) string {
 	return dir
 }
 
-// screenshotAt is screenshot for a viewport width.
+// screenshotAt is screenshot for a viewport width, of the whole page.
 func (b *tab) screenshotAt(name string, dark bool, width int) {
 	b.t.Helper()
 	var buf []byte
 	b.run(chromedp.FullScreenshot(&buf, 100))
+	b.keepScreenshot(name, dark, width, buf)
+}
+
+// screenshotViewport is screenshotAt of what the viewport shows, for
+// what covers it (an open menu).
+func (b *tab) screenshotViewport(name string, dark bool, width int) {
+	b.t.Helper()
+	var buf []byte
+	b.run(chromedp.CaptureScreenshot(&buf))
+	b.keepScreenshot(name, dark, width, buf)
+}
+
+// keepScreenshot checks a screenshot and saves it.
+func (b *tab) keepScreenshot(name string, dark bool, width int, buf []byte) {
+	b.t.Helper()
 	img, err := png.Decode(bytes.NewReader(buf))
 	if err != nil {
 		b.t.Fatalf("%s: screenshot is not a PNG: %v", name, err)

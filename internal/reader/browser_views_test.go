@@ -239,8 +239,10 @@ func TestReaderViews(t *testing.T) {
 		b.click("button.menu-button")
 		b.waitFor("document.querySelector('button.menu-button').getAttribute('aria-expanded') === 'true' && getComputedStyle(document.getElementById('drawer')).display === 'block'")
 		if round == 0 {
-			b.screenshotAt("menu 360 light", false, 360)
+			b.menuCovers()
+			b.screenshotViewport("menu 360 light", false, 360)
 			b.axe(axeJS, "phone menu")
+			b.menuKeepsFocus()
 		}
 		b.eval(`[...document.querySelectorAll("#drawer nav.tree a")].map(a => a.getAttribute("href"))`, &hrefs)
 		var inert, blog bool
@@ -342,4 +344,61 @@ func TestReaderViews(t *testing.T) {
 	b.run(chromedp.SendKeys(`main form.search-page-form input[name="q"]`, "zebra", chromedp.ByQuery), chromedp.Submit(`main form.search-page-form input`, chromedp.ByQuery))
 	b.at(base+"/~/search?q=zebra", "Search")
 	b.at(b.follow(`ol.search-results a.result-title`, "Overview"), "Overview")
+}
+
+// menuCovers checks the open phone menu: the drawer reaches from the
+// header to the bottom of the viewport, scrolls on its own, and the page
+// behind it is hidden.
+func (b *tab) menuCovers() {
+	b.t.Helper()
+	var got struct {
+		Top, Bottom, Header, Height float64
+		Scrolls, Below              bool
+		Hidden                      []string
+		Icons                       int
+	}
+	b.eval(`(() => { const d = document.getElementById("drawer"), r = d.getBoundingClientRect();
+		return {top: r.top, bottom: r.bottom, header: document.querySelector("header.site").getBoundingClientRect().bottom, height: innerHeight,
+			scrolls: getComputedStyle(d).overflowY === "auto" && d.scrollHeight > d.clientHeight,
+			below: !!document.elementFromPoint(innerWidth / 2, innerHeight - 4).closest("#drawer"),
+			hidden: ["main", "footer.site"].filter(s => getComputedStyle(document.querySelector(s)).visibility === "hidden"),
+			icons: [...document.querySelectorAll(".menu-button svg")].filter(s => s.getClientRects().length).length} })()`, &got)
+	if got.Top > got.Header+1 || got.Bottom < got.Height-1 || !got.Below || !got.Scrolls || len(got.Hidden) != 2 || got.Icons != 1 {
+		b.t.Fatalf("open menu: drawer from %v to %v (header ends at %v, viewport %v), scrolls on its own %v, drawer at the bottom %v, hidden %v, button icons shown %d",
+			got.Top, got.Bottom, got.Header, got.Height, got.Scrolls, got.Below, got.Hidden, got.Icons)
+	}
+}
+
+// menuKeepsFocus checks that Tab and Shift-Tab stay in the open menu
+// (its links and the menu button), that Escape closes it and gives the
+// focus back to the button, and opens it again.
+func (b *tab) menuKeepsFocus() {
+	b.t.Helper()
+	var stops int
+	b.eval(`[...document.querySelectorAll("#drawer a[href], #drawer summary")].filter(e => e.getClientRects().length).length + 1`, &stops)
+	where := func() string {
+		var w string
+		b.eval(`(() => { const a = document.activeElement; return a.matches(".menu-button") ? "button" : a.closest("#drawer") ? "drawer" : "outside: " + a.outerHTML.slice(0, 80) })()`, &w)
+		return w
+	}
+	sawButton := false
+	for i := 0; i < stops+2; i++ {
+		b.run(chromedp.KeyEvent(kb.Tab))
+		w := where()
+		if w != "button" && w != "drawer" {
+			b.t.Fatalf("Tab %d in the open menu: focus %s", i+1, w)
+		}
+		sawButton = sawButton || w == "button"
+	}
+	if !sawButton {
+		b.t.Fatal("Tab never wrapped around to the menu button")
+	}
+	b.run(chromedp.Focus("button.menu-button", chromedp.ByQuery), chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(8))) // Shift
+	if w := where(); w != "drawer" {
+		b.t.Fatalf("Shift-Tab from the menu button: focus %s", w)
+	}
+	b.run(chromedp.KeyEvent(kb.Escape))
+	b.waitFor("document.activeElement === document.querySelector('button.menu-button') && document.querySelector('button.menu-button').getAttribute('aria-expanded') === 'false' && getComputedStyle(document.querySelector('main')).visibility === 'visible' && !document.querySelector('main').inert")
+	b.click("button.menu-button")
+	b.waitFor("document.querySelector('button.menu-button').getAttribute('aria-expanded') === 'true'")
 }

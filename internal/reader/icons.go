@@ -20,6 +20,7 @@ var icons = map[string]template.HTML{
 	"moon":          svgOpen + `<path d="M20 14.5A8 8 0 1 1 9.5 4a6.5 6.5 0 0 0 10.5 10.5z"/>` + svgClose,
 	"monitor":       svgOpen + `<rect x="3" y="4" width="18" height="12" rx="2"/><path d="M8 20h8M12 16v4"/>` + svgClose,
 	"menu":          svgOpen + `<path d="M4 6h16M4 12h16M4 18h16"/>` + svgClose,
+	"close":         svgOpen + `<path d="M6 6l12 12M18 6 6 18"/>` + svgClose,
 	"chevron":       svgOpen + `<path d="m9 6 6 6-6 6"/>` + svgClose,
 	"link":          svgOpen + `<path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1"/><path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1"/>` + svgClose,
 	"info":          svgOpen + `<circle cx="12" cy="12" r="9"/><path d="M12 11v5M12 8h.01"/>` + svgClose,
