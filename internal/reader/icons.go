@@ -1,6 +1,9 @@
 package reader
 
-import "html/template"
+import (
+	"html/template"
+	"strings"
+)
 
 // The reader's icons: inline SVG drawn with the text's colour, hidden from
 // assistive technology (every control that shows one has its own
@@ -33,3 +36,36 @@ var icons = map[string]template.HTML{
 
 // icon returns an icon's SVG, nothing for an unknown name.
 func icon(name string) template.HTML { return icons[name] }
+
+// pageIcons are the icons a page may carry (its "icon", a Font Awesome
+// name in GitBook) that Folio draws itself: a small set of common docs
+// icons in the same stroke style. Folio ships no icon font and makes no
+// third-party request, so a name outside this set shows nothing
+// (docs/decisions.md).
+var pageIcons = map[string]string{
+	"book":            `<path d="M12 6C10 4.5 7 4 4 4v14c3 0 6 .5 8 2 2-1.5 5-2 8-2V4c-3 0-6 .5-8 2z"/><path d="M12 6v14"/>`,
+	"rocket":          `<path d="M12 3c3 2 5 6 4 11H8C7 9 9 5 12 3z"/><circle cx="12" cy="9" r="1.5"/><path d="m8 14-3 3v2h3m8-5 3 3v2h-3m-6 0 2 3 2-3"/>`,
+	"gear":            `<circle cx="12" cy="12" r="3"/><circle cx="12" cy="12" r="7"/><path d="M12 2v3m0 14v3M2 12h3m14 0h3M4.9 4.9 7 7m10 10 2.1 2.1M4.9 19.1 7 17M17 7l2.1-2.1"/>`,
+	"code":            `<path d="m8 7-5 5 5 5m8-10 5 5-5 5M14 4l-4 16"/>`,
+	"terminal":        `<rect x="2" y="4" width="20" height="16" rx="2"/><path d="m6 9 3 3-3 3m6 0h5"/>`,
+	"lightbulb":       `<path d="M9 18h6m-5 3h4"/><path d="M12 3a6 6 0 0 0-3.5 10.9c.4.3.5.7.5 1.1v1h5v-1c0-.4.2-.8.5-1.1A6 6 0 0 0 12 3z"/>`,
+	"shield":          `<path d="M12 3 4 6v6c0 4.5 3.4 8 8 9 4.6-1 8-4.5 8-9V6z"/>`,
+	"key":             `<circle cx="8" cy="15" r="4"/><path d="m11 12 9-9m-3 3 3 3m-6 0 2 2"/>`,
+	"globe":           `<circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3c2.5 2.5 3.8 5.5 3.8 9s-1.3 6.5-3.8 9c-2.5-2.5-3.8-5.5-3.8-9S9.5 5.5 12 3z"/>`,
+	"database":        `<ellipse cx="12" cy="5" rx="8" ry="3"/><path d="M4 5v14c0 1.7 3.6 3 8 3s8-1.3 8-3V5M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3"/>`,
+	"cloud":           `<path d="M7 19h10a4 4 0 0 0 .6-8 6 6 0 0 0-11.4-1.5A4.8 4.8 0 0 0 7 19z"/>`,
+	"circle-info":     `<circle cx="12" cy="12" r="9"/><path d="M12 11v5m0-8h.01"/>`,
+	"circle-question": `<circle cx="12" cy="12" r="9"/><path d="M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6m0 3.5h.01"/>`,
+	"house":           `<path d="M3 11 12 4l9 7M5 10v10h5v-6h4v6h5V10"/>`,
+	"bolt":            `<path d="M13 2 4 14h7l-1 8 9-12h-7z"/>`,
+}
+
+// pageIcon returns a page's icon as inline SVG, nothing when Folio does
+// not draw that name.
+func pageIcon(name string) template.HTML {
+	d, ok := pageIcons[strings.ToLower(strings.TrimSpace(name))]
+	if !ok {
+		return ""
+	}
+	return template.HTML(`<svg class="page-icon"` + svgOpen[4:] + d + svgClose) //nolint:gosec // constants
+}

@@ -35,7 +35,7 @@ func navOf(c *app.Content, node content.PageNode, pageURL func(*content.Page) st
 			if p.Hidden {
 				continue
 			}
-			it := navItem{Title: p.Title, Current: p.ID == node.Page.ID, Group: p.Type == content.PageGroup, Emoji: emoji(p.Emoji)}
+			it := navItem{Title: p.Title, Current: p.ID == node.Page.ID, Group: p.Type == content.PageGroup, Emoji: emoji(p.Emoji), Icon: pageIcon(p.Icon)}
 			switch p.Type {
 			case content.PageDocument:
 				it.Href = pageURL(p)

@@ -61,7 +61,7 @@ func (h *Handler) renderPage(q *request, c *app.Content, sp *placed, all []place
 	if show, _ := obj(q.customization(&sp.ss), "git")["showEditLink"].(bool); show && node.Page.Git != nil {
 		v.EditURL = editURL(c.Space.GitSync, node.Page.Git.Path)
 	}
-	v.Emoji = emoji(node.Page.Emoji)
+	v.Emoji, v.Icon = emoji(node.Page.Emoji), pageIcon(node.Page.Icon)
 	if c.Revision != nil && !c.Revision.CreatedAt.IsZero() {
 		v.Updated = c.Revision.CreatedAt.UTC().Format("2006-01-02")
 		v.UpdatedText = longDate(v.Lang, c.Revision.CreatedAt.UTC())

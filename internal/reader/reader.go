@@ -263,7 +263,8 @@ type link struct {
 // when they are shown (Children) under a disclosure named Label.
 type navItem struct {
 	Title, Href, Emoji, Label string
-	Class                     string // of its list item: branch, closed, current
+	Icon                      template.HTML // a page icon Folio draws (pageIcon), shown when there is no emoji
+	Class                     string        // of its list item: branch, closed, current
 	Current, Group            bool
 	Branch, Open              bool
 	Children                  []navItem
@@ -294,10 +295,11 @@ type pageView struct {
 	TOC                                                []heading
 	Prev, Next                                         *link
 	Emoji                                              string
-	Cover                                              *block // the page's cover image
-	Updated, UpdatedText                               string // date of the revision shown: YYYY-MM-DD, and in words
-	Markdown, EditURL                                  string // the page as Markdown (PAGE.md), its source on git
-	HasDrawer                                          bool   // navigation or outline: the phone menu has something to show
+	Icon                                               template.HTML // pageIcon, shown when there is no emoji
+	Cover                                              *block        // the page's cover image
+	Updated, UpdatedText                               string        // date of the revision shown: YYYY-MM-DD, and in words
+	Markdown, EditURL                                  string        // the page as Markdown (PAGE.md), its source on git
+	HasDrawer                                          bool          // navigation or outline: the phone menu has something to show
 	// The search box, the theme switch and the assets (search.go, theme.go, assets.go).
 	Search                                                *searchView
 	SearchAction, SearchJSON, ThemeAction, Return, Script string
