@@ -297,6 +297,13 @@ func TestReaderViews(t *testing.T) {
 	// one panel at a time.
 	b.run(chromedp.Navigate(s.URL + base + "/"))
 	b.at(base+"/", "Overview")
+	// Math in the TeX subset is drawn as MathML: the exponent of
+	// E = mc^2 sits above the baseline of its base.
+	var raised bool
+	b.eval(`(() => { const m = document.querySelector(".math msup"); if (!m) return false; const [c, two] = m.children; return two.getBoundingClientRect().bottom < c.getBoundingClientRect().bottom - 2 })()`, &raised)
+	if !raised {
+		t.Fatal("the math block is not drawn as MathML with a raised exponent")
+	}
 	b.eval("document.querySelector('.tabs [role=tab]').focus()", &ignored)
 	selected := func() string {
 		var v string

@@ -42,10 +42,11 @@ type block struct {
 	// Label is an accessible name (a heading's anchor, a table's or a
 	// code block's scrolling box), in the site's language.
 	Label         string
-	DarkSrc       string // an image's variant for the dark theme
-	Width, Height int    // an image's size, when the file has it
-	Numbered      bool   // a code block shows line numbers
-	Wrap          bool   // a code block wraps long lines
+	DarkSrc       string        // an image's variant for the dark theme
+	Width, Height int           // an image's size, when the file has it
+	Numbered      bool          // a code block shows line numbers
+	Wrap          bool          // a code block wraps long lines
+	MathML        template.HTML // math converted from its TeX (texToMathML), else ""
 }
 
 // inline is a run of text with its marks, or an inline node.
@@ -54,6 +55,7 @@ type inline struct {
 	Text                                 string
 	Bold, Italic, Code, Strike, Sub, Sup bool
 	Href                                 string
+	MathML                               template.HTML // math converted from its TeX (texToMathML), else ""
 	Children                             []inline
 }
 
@@ -174,7 +176,9 @@ func (r *renderer) block(n *content.Node) block {
 		return block{Kind: "code", Lang: lang, Text: str(n.Data, "title"), Label: r.s("code"), Numbered: numbered,
 			Wrap: str(n.Data, "overflow") == "wrap", Code: highlight(strings.Join(lines, "\n"), lang, numbered)}
 	case content.BlockMath:
-		return block{Kind: "math", Text: str(n.Data, "formula")}
+		f := str(n.Data, "formula")
+		m, _ := texToMathML(f)
+		return block{Kind: "math", Text: f, MathML: m}
 	case content.BlockImages:
 		b := block{Kind: "images"}
 		for i := range n.Nodes {
@@ -387,7 +391,9 @@ func (r *renderer) inlines(nodes []content.Node) []inline {
 		case n.Type == content.InlineLink:
 			out = append(out, inline{Kind: "link", Href: r.ref(n.Data["ref"]), Children: r.inlines(n.Nodes)})
 		case n.Type == content.InlineMath:
-			out = append(out, inline{Kind: "math", Text: str(n.Data, "formula")})
+			f := str(n.Data, "formula")
+			m, _ := texToMathML(f)
+			out = append(out, inline{Kind: "math", Text: f, MathML: m})
 		case n.Type == content.InlineImage:
 			out = append(out, inline{Kind: "image", Href: r.ref(n.Data["ref"]), Text: str(n.Data, "alt")})
 		case n.Type == content.InlineEmoji:

@@ -38,6 +38,8 @@ func TestRenderBlocks(t *testing.T) {
 			withData(content.NewBlock(content.BlockTabsItem, p("Tab two body")), map[string]any{"title": "Two"})),
 		exp,
 		withData(content.NewBlock(content.BlockMath), map[string]any{"formula": `x^2 < y</mtext><script>`}),
+		withData(content.NewBlock(content.BlockMath), map[string]any{"formula": `\begin{matrix}</mtext><script>`}),
+		content.NewBlock(content.BlockParagraph, content.NewText("Inline "), withData(content.NewInline(content.InlineMath), map[string]any{"formula": `\frac{1}{2}`})),
 		withData(content.NewBlock(content.BlockEmbed), map[string]any{"url": "https://video.example/v?a=1&b=2"}),
 		withData(content.NewBlock(content.BlockContentRef), map[string]any{"ref": map[string]any{"kind": "url", "url": "https://example.com/ref"}}),
 		content.NewBlock(content.BlockImages, withData(content.NewBlock(content.BlockImage),
@@ -59,7 +61,10 @@ func TestRenderBlocks(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{`<a href="/ok">good</a>`, `class="hint hint-info"`, `<p class="tab-title">One</p>`,
-		"Tab two body", `<details class="expandable"><summary>`, "<span>More</span></summary>", "Hidden body", `<math display="block"><mtext>x^2 &lt; y&lt;/mtext&gt;&lt;script&gt;</mtext>`,
+		"Tab two body", `<details class="expandable"><summary>`, "<span>More</span></summary>", "Hidden body", `<math display="block"><semantics><mrow><msup><mi>x</mi><mn>2</mn></msup><mo>&lt;</mo><mi>y</mi><mo>&lt;</mo><mo>/</mo><mi>m</mi>`,
+		`<annotation encoding="application/x-tex">x^2 &lt; y&lt;/mtext&gt;&lt;script&gt;</annotation></semantics></math>`,
+		`<math display="block"><mtext class="tex">\begin{matrix}&lt;/mtext&gt;&lt;script&gt;</mtext></math>`,
+		`Inline <math><semantics><mrow><mfrac><mrow><mn>1</mn></mrow><mrow><mn>2</mn></mrow></mfrac></mrow><annotation encoding="application/x-tex">\frac{1}{2}</annotation></semantics></math>`,
 		`href="https://video.example/v?a=1&amp;b=2"`, `href="https://example.com/ref"`, "Unknown block text",
 		`src="https://img.example/a.png%22%20onerror=%22alert%281%29"`,
 		`<div class="page-cover"><img class="light-only has-dark" src="https://img.example/cover.png" alt="" width="1600" height="400"><img class="dark-only" src="https://img.example/dark.png" alt="" loading="lazy"></div>`, `alt="&#34;&gt;&lt;script&gt;"`, "--primary:#346DDB"} {
