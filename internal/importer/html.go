@@ -21,6 +21,7 @@ type page struct {
 	doc         *content.Document
 	title       string // "" when the source names none
 	description string
+	icon        string // a Markdown page's front matter "icon:", "" for none
 }
 
 // convertHTML parses HTML into a Document. The first top-level heading-1

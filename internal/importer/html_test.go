@@ -196,3 +196,23 @@ func TestMarkdown(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkdownIcon: front matter's icon names the page's icon, as GitBook's
+// Markdown does; anything but one short name is dropped.
+func TestMarkdownIcon(t *testing.T) {
+	for _, tt := range []struct{ name, icon, want string }{
+		{"name", "rocket", "rocket"},
+		{"quoted", `"book-open"`, "book-open"},
+		{"words/dropped", "two words", ""},
+		{"markup/dropped", "<b>", ""},
+		{"long/dropped", strings.Repeat("x", 51), ""},
+	} {
+		s, err := Markdown([]byte("---\nicon: "+tt.icon+"\n---\n# Page\n"), "")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := s.Tree.Pages[0].Icon; got != tt.want {
+			t.Errorf("%s: icon %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -88,7 +88,7 @@ func HTML(src []byte, title string) (*content.Snapshot, error) {
 func single(s *content.Snapshot, p page, fallback string) (*content.Snapshot, error) {
 	title := firstTitle(p.title, fallback, "Untitled")
 	pg := &content.Page{ID: folio.NewID(), Type: content.PageDocument, Title: title,
-		Slug: content.Slugify(title), Description: cleanDescription(p.description)}
+		Slug: content.Slugify(title), Description: cleanDescription(p.description), Icon: cleanIcon(p.icon)}
 	pg.Document = s.AddDocument(p.doc)
 	s.Tree.Pages = append(s.Tree.Pages, pg)
 	if err := s.Tree.Validate(); err != nil {
@@ -121,6 +121,16 @@ func cleanText(src []byte) []byte {
 	return bytes.ReplaceAll(bytes.ToValidUTF8(src, []byte("\uFFFD")), []byte{0}, []byte("\uFFFD"))
 }
 
+// cleanIcon is a page icon name from front matter: one short token, else
+// none (the reader draws the names it knows, docs/decisions.md).
+func cleanIcon(s string) string {
+	s = strings.TrimSpace(cleanString(s))
+	if s == "" || utf8.RuneCountInString(s) > content.MaxEmojiLength || strings.ContainsAny(s, " \t<>\"'&") {
+		return ""
+	}
+	return s
+}
+
 // cleanString is cleanText for strings: names, titles, descriptions.
 func cleanString(s string) string {
 	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
@@ -129,8 +139,8 @@ func cleanString(s string) string {
 	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
-// convertMarkdown reads one Markdown page: front matter gives the title and
-// description and is dropped, and a leading heading-1 becomes the title.
+// convertMarkdown reads one Markdown page: front matter gives the title,
+// description and icon (GitBook's page icon name) and is dropped, and a leading heading-1 becomes the title.
 func convertMarkdown(src []byte, res markdown.Resolver) (page, error) {
 	src = cleanText(src)
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
@@ -138,6 +148,7 @@ func convertMarkdown(src []byte, res markdown.Resolver) (page, error) {
 	if fm, rest, ok := frontMatter(string(src)); ok {
 		p.title = fm["title"]
 		p.description = fm["description"]
+		p.icon = fm["icon"]
 		src = []byte(rest)
 	}
 	doc, err := markdown.ToDocument(src, res)
@@ -171,7 +182,7 @@ func failedData(res markdown.Resolver) error {
 // frontMatter splits YAML front matter ("---" lines around it at the very
 // start) from the rest and reads its top-level "key: value" pairs: plain or
 // quoted scalars and folded or literal blocks (> and |), joined into one
-// line. Anything fancier is skipped: only title and description are used.
+// line. Anything fancier is skipped: only title, description and icon are used.
 func frontMatter(src string) (map[string]string, string, bool) {
 	if !strings.HasPrefix(src, "---\n") && !strings.HasPrefix(src, "---\r\n") {
 		return nil, "", false

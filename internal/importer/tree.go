@@ -488,6 +488,7 @@ func (b *builder) fill(nodes []*node) error {
 			}
 			n.page.Document = b.s.AddDocument(conv.doc)
 			n.page.Description = cleanDescription(conv.description)
+			n.page.Icon = cleanIcon(conv.icon)
 			if collapse(n.page.Title) == "" {
 				n.page.Title = conv.title
 			}
