@@ -169,6 +169,7 @@ bench_store() {
     -H 'Content-Type: application/json' --data "{\"source\":\"zip\",\"url\":\"$zip_url\"}" \
     "$base_url/v1/spaces/$space/content/import" || die "the import failed"
   say "$store: imported in $(($(date +%s) - t0)) s"
+  [ -z "$SHOW_MEMORY" ] || say "$store: after the import: RSS $(mb "$(rss_kb "$server_pid")") MB (peak so far $(mb "$(hwm_kb "$server_pid")") MB)"
   site=$(api POST "/v1/orgs/$org/sites" "{\"title\":\"Handbook\",\"spaces\":[\"$space\"]}" | jq -r .id)
   api POST "/v1/orgs/$org/sites/$site/publish" >/dev/null
   api GET "/v1/spaces/$space/content/pages" >"$tmp/pages.json"
@@ -193,6 +194,8 @@ bench_store() {
     local live
     live=$(curl -fsS "$base_url/metrics" | awk '$1 == "go_gc_heap_live_bytes" { printf "%.1f", $2 / 1048576 }') || live='?'
     say "$store: before the reader runs: RSS $(mb "$(rss_kb "$server_pid")") MB (peak so far $(mb "$(hwm_kb "$server_pid")") MB), live heap $live MiB"
+    grep -E '^Rss(Anon|File)' "/proc/$server_pid/status" | sed 's/^/   /' >&2 || true
+    curl -fsS "$base_url/metrics" | grep -E '^(folio_cache_size|folio_reader_cache_bytes|go_memstats_heap_(sys|released|inuse)_bytes|go_memstats_next_gc_bytes|go_memstats_(stack|mspan|other|gc)_sys_bytes)' | sed 's/^/   /' >&2 || true
   fi
 
   run_wrk "$store" "reader, $n pages" "$base_url$(head -1 "$tmp/paths.txt")" "$server_pid"
