@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"html/template"
@@ -322,8 +323,16 @@ func (c *htmlCache) put(key string, p *pageParts) {
 // each, the reader's largest use of memory). The stub is what finds the
 // page again (its key carries the versions); a visitor who sees the page
 // differently (another theme or set of sections) renders the parts again.
+//
+// The page is copied when its buffer has room to spare: a page rendered
+// into a growing buffer holds up to twice its length (49 MB held for
+// 30 MB of pages under bench/reader.sh before this copy), and the bound
+// counts what is held.
 func (c *htmlCache) putPage(key string, b []byte, partsKey string, p *pageParts) {
-	c.lru.Add(key, &cacheEntry{page: b, size: 128 + len(key) + len(b)})
+	if cap(b) > len(b) {
+		b = bytes.Clone(b)
+	}
+	c.lru.Add(key, &cacheEntry{page: b, size: 128 + len(key) + cap(b)})
 	if p.stub {
 		return
 	}
