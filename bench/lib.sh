@@ -56,6 +56,9 @@ cpu_ticks() {
 # rss_kb PID prints the resident set size of a process, in KiB.
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
+# hwm_kb PID prints the peak resident set size of a process, in KiB.
+hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+
 # write_paths_lua FILE: writes a wrk script that GETs the paths read from
 # stdin (one a line) in turn, each thread from its own starting point.
 write_paths_lua() {

@@ -17,7 +17,9 @@
 #
 # Environment: DURATION (wrk -d, default 10s), THREADS (2), CONNECTIONS (32),
 # EVERY (10), IMPORT_TIMEOUT (seconds, default 900), READER_CACHE (bytes, the
-# server's --reader-cache; default: the server's default).
+# server's --reader-cache; default: the server's default), SHOW_MEMORY (when
+# set, print the server's RSS, peak RSS and live heap right before the reader
+# runs).
 # PostgreSQL runs use a new database folio_bench_<random> on 127.0.0.1:5432
 # as user postgres (trust auth), dropped at the end.
 set -euo pipefail
@@ -31,6 +33,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 EVERY=${EVERY:-10}
 IMPORT_TIMEOUT=${IMPORT_TIMEOUT:-900}
 READER_CACHE=${READER_CACHE:-}
+SHOW_MEMORY=${SHOW_MEMORY:-}
 pg_admin_url=postgres://postgres@127.0.0.1:5432
 
 # shellcheck source=bench/lib.sh
@@ -89,9 +92,11 @@ wait_listen() {
       cat "$tmp/server.err" >&2 2>/dev/null || true
       die "a server exited during start"
     }
-    while IFS= read -r line; do
-      [[ $line =~ $re ]] && echo "${BASH_REMATCH[1]}" && return 0
-    done <"$2"
+    if [ -f "$2" ]; then
+      while IFS= read -r line; do
+        [[ $line =~ $re ]] && echo "${BASH_REMATCH[1]}" && return 0
+      done <"$2"
+    fi
     sleep 0.01
   done
   die "a server did not start within 30s"
@@ -164,6 +169,7 @@ bench_store() {
     -H 'Content-Type: application/json' --data "{\"source\":\"zip\",\"url\":\"$zip_url\"}" \
     "$base_url/v1/spaces/$space/content/import" || die "the import failed"
   say "$store: imported in $(($(date +%s) - t0)) s"
+  [ -z "$SHOW_MEMORY" ] || say "$store: after the import: RSS $(mb "$(rss_kb "$server_pid")") MB (peak so far $(mb "$(hwm_kb "$server_pid")") MB)"
   site=$(api POST "/v1/orgs/$org/sites" "{\"title\":\"Handbook\",\"spaces\":[\"$space\"]}" | jq -r .id)
   api POST "/v1/orgs/$org/sites/$site/publish" >/dev/null
   api GET "/v1/spaces/$space/content/pages" >"$tmp/pages.json"
@@ -184,6 +190,13 @@ bench_store() {
   say "$store: $((bytes / n)) bytes per page on average"
   write_paths_lua "$tmp/pages.lua" <"$tmp/paths.txt"
   start_static "$tmp/static"
+  if [ -n "$SHOW_MEMORY" ]; then
+    local live
+    live=$(curl -fsS "$base_url/metrics" | awk '$1 == "go_gc_heap_live_bytes" { printf "%.1f", $2 / 1048576 }') || live='?'
+    say "$store: before the reader runs: RSS $(mb "$(rss_kb "$server_pid")") MB (peak so far $(mb "$(hwm_kb "$server_pid")") MB), live heap $live MiB"
+    grep -E '^Rss(Anon|File)' "/proc/$server_pid/status" | sed 's/^/   /' >&2 || true
+    curl -fsS "$base_url/metrics" | grep -E '^(folio_cache_size|folio_reader_cache_bytes|go_memstats_heap_(sys|released|inuse)_bytes|go_memstats_next_gc_bytes|go_memstats_(stack|mspan|other|gc)_sys_bytes)' | sed 's/^/   /' >&2 || true
+  fi
 
   run_wrk "$store" "reader, $n pages" "$base_url$(head -1 "$tmp/paths.txt")" "$server_pid"
   run_wrk "$store" "http.FileServer, same $n pages" "$static_url$(head -1 "$tmp/paths.txt")" "$static_pid"

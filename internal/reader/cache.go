@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"html/template"
@@ -68,6 +69,9 @@ type pageParts struct {
 	Versions []folio.ID
 	// transient: a specification could not be read; not to be cached.
 	transient bool
+	// stub: only Specs and Versions are kept, what finding the page's
+	// whole page again needs (htmlCache.putPage); the HTML is not.
+	stub bool
 }
 
 // size estimates the bytes an entry holds.
@@ -312,9 +316,30 @@ func (c *htmlCache) put(key string, p *pageParts) {
 	c.lru.Add(key, &cacheEntry{parts: p, size: p.size(key)})
 }
 
-// putPage adds a whole page (see put).
-func (c *htmlCache) putPage(key string, b []byte) {
-	c.lru.Add(key, &cacheEntry{page: b, size: 128 + len(key) + len(b)})
+// putPage adds a whole page (see put) rendered from the parts p cached
+// under partsKey, and replaces those parts with a stub that keeps only
+// their OpenAPI specifications and versions: the whole page already holds
+// their HTML, and keeping both would hold each page twice (about 30 KB
+// each, the reader's largest use of memory). The stub is what finds the
+// page again (its key carries the versions); a visitor who sees the page
+// differently (another theme or set of sections) renders the parts again.
+//
+// The page is copied when its buffer has room to spare: a page rendered
+// into a growing buffer holds up to twice its length (49 MB held for
+// 30 MB of pages under bench/reader.sh before this copy), and the bound
+// counts what is held.
+func (c *htmlCache) putPage(key string, b []byte, partsKey string, p *pageParts) {
+	if cap(b) > len(b) {
+		b = bytes.Clone(b)
+	}
+	c.lru.Add(key, &cacheEntry{page: b, size: 128 + len(key) + cap(b)})
+	if p.stub {
+		return
+	}
+	if e, ok := c.lru.Peek(partsKey); ok && e.parts == p {
+		s := &pageParts{Specs: p.Specs, Versions: p.Versions, stub: true}
+		c.lru.Add(partsKey, &cacheEntry{parts: s, size: s.size(partsKey)})
+	}
 }
 
 // SetCacheBytes bounds the rendered HTML cache (DefaultCacheBytes unless

@@ -49,3 +49,48 @@ func TestHTMLCacheBound(t *testing.T) {
 		t.Fatal("a cache of 0 bytes kept an entry")
 	}
 }
+
+// TestHTMLCacheOneCopy: once the whole page made from a page's parts is
+// cached, the parts' HTML is no longer held, only their OpenAPI
+// specifications and versions; the bytes held are the page's and a small
+// stub's. Parts that are not the ones cached under the key are left alone.
+func TestHTMLCacheOneCopy(t *testing.T) {
+	t.Parallel()
+	c := newHTMLCache(1 << 20)
+	parts := &pageParts{Title: "Install", Body: template.HTML(strings.Repeat("b", 20_000)),
+		Nav: template.HTML(strings.Repeat("n", 10_000)), Specs: []string{"petstore"}, Versions: []string{"v1"}}
+	c.put("parts", parts)
+	// A page as rendered: in a buffer with room to spare, which the cache
+	// does not keep.
+	page := make([]byte, 31_000, 60_000)
+	copy(page, strings.Repeat("p", 31_000))
+	c.putPage("page", page, "parts", parts)
+
+	stub, ok := c.peek("parts")
+	if !ok || !stub.stub || stub.Body != "" || stub.Nav != "" || stub.Title != "" {
+		t.Fatalf("the parts after their page was cached: %+v, %v", stub, ok)
+	}
+	if versionsKey(stub.Specs, stub.Versions) != versionsKey(parts.Specs, parts.Versions) {
+		t.Fatalf("the stub lost the OpenAPI versions: %v %v", stub.Specs, stub.Versions)
+	}
+	if b, ok := c.getPage("page"); !ok || string(b) != string(page) || cap(b) > 32<<10 {
+		t.Fatalf("the whole page is not cached as rendered, without the buffer's spare room (%d bytes held)", cap(b))
+	}
+	if s := c.lru.Stats(); s.Entries != 2 || s.Used > 32<<10+1024 {
+		t.Fatalf("%d entries of %d bytes held for a page of %d bytes", s.Entries, s.Used, len(page))
+	}
+
+	// Another visitor's page made from the stub (after its parts were
+	// rendered again and replaced): the full parts stay until their own
+	// page is cached; parts that are not the cached ones are not touched.
+	again := &pageParts{Body: "again", Specs: parts.Specs, Versions: parts.Versions}
+	c.put("parts", again)
+	c.putPage("page-dark", page, "parts", parts)
+	if p, _ := c.peek("parts"); p != again {
+		t.Fatal("putPage replaced parts it was not made from")
+	}
+	c.putPage("page-dark", page, "parts", again)
+	if p, _ := c.peek("parts"); !p.stub {
+		t.Fatal("the parts were kept beside their page")
+	}
+}

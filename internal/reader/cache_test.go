@@ -84,8 +84,9 @@ func TestCacheSameBytes(t *testing.T) {
 		if hits, misses := counter(t, cached, "folio_reader_cache_hits_total"), counter(t, cached, "folio_reader_cache_misses_total"); hits != 4 || misses != 4 {
 			t.Fatalf("%v hits and %v misses, want 4 and 4", hits, misses)
 		}
-		// Each page is kept twice: its parts (for other visitors' views of
-		// it) and the whole page as this visitor sees it.
+		// Each page is kept once, as this visitor sees it, beside a stub of
+		// its parts (the OpenAPI versions its key carries): other visitors'
+		// views of it render the parts again.
 		if n := counter(t, cached, "folio_reader_cache_entries"); n != 8 {
 			t.Fatalf("%v entries, want 8", n)
 		}

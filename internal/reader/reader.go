@@ -590,7 +590,8 @@ func (h *Handler) page(q *request) {
 	}
 	// The parts come first: they tell whether the page shows OpenAPI
 	// versions, which its key must carry (cache.go).
-	parts, versions, err := h.cachedParts(ctx, c, partsKey(c, node.Page.ID, q.base+sp.prefix, localeOf(q.customization(&sp.ss))))
+	pk := partsKey(c, node.Page.ID, q.base+sp.prefix, localeOf(q.customization(&sp.ss)))
+	parts, versions, err := h.cachedParts(ctx, c, pk)
 	if err != nil {
 		h.fail(q.w, q.r, q, err)
 		return
@@ -601,7 +602,7 @@ func (h *Handler) page(q *request) {
 		h.viewed(q, sp, node.Page.ID)
 		return
 	}
-	if parts != nil {
+	if parts != nil && !parts.stub {
 		h.cache.hit()
 	} else {
 		h.cache.miss()
@@ -613,7 +614,7 @@ func (h *Handler) page(q *request) {
 	}
 	if b := h.renderPage(q, c, sp, all, sections, node, parts); b != nil {
 		if key != "" && !parts.transient {
-			h.cache.putPage(key, b)
+			h.cache.putPage(key, b, pk, parts)
 		}
 		h.sendPage(q, b)
 		h.viewed(q, sp, node.Page.ID)
