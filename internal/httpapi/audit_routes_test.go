@@ -88,8 +88,8 @@ func TestAdministrativeRoutesAudited(t *testing.T) {
 		// the path of that installation.
 		onTarget := func(t *testing.T, plural string) string {
 			name, id := installation(t)
+			// The body names a space "space" and a site "siteId".
 			field, target := "space", ""
-			// installOnTarget names the site siteId, the space space.
 			if plural == "spaces" {
 				target = space(t)
 			} else {
