@@ -394,7 +394,12 @@ func (a *App) SetAdaptiveSchema(ctx context.Context, caller folio.Caller, orgID,
 			return err
 		}
 		out = &folio.AdaptiveSchema{SiteID: siteID, JSONSchema: doc, UpdatedAt: tx.Now}
-		return store.SetAdaptiveSchema(ctx, tx, out)
+		if err := store.SetAdaptiveSchema(ctx, tx, out); err != nil {
+			return err
+		}
+		// The schema decides which visitor claims adapt content: its size,
+		// not its text.
+		return audit(ctx, tx, caller, orgID, "site.adaptive_schema_updated", "site", siteID, map[string]any{"bytes": len(raw)})
 	})
 	return out, err
 }

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/foliodocs/folio"
@@ -124,6 +126,11 @@ func (a *App) UpdateSiteCustomization(ctx context.Context, caller folio.Caller, 
 		if err := store.SetSiteCustomization(ctx, tx, siteID, in); err != nil {
 			return err
 		}
+		// By the names of the parts set: values may hold tracking ids.
+		if err := audit(ctx, tx, caller, orgID, "site.customization_updated", "site", siteID,
+			map[string]any{"parts": slices.Sorted(maps.Keys(in))}); err != nil {
+			return err
+		}
 		doc = effectiveCustomization(defaultCustomization(), in)
 		return nil
 	})
@@ -180,6 +187,10 @@ func (a *App) OverrideSiteSpaceCustomization(ctx context.Context, caller folio.C
 		if _, err := store.SetSiteSpaceCustomization(ctx, tx, id, over); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "site.customization_updated", "site", siteID,
+			map[string]any{"siteSpace": id, "parts": slices.Sorted(maps.Keys(patch))}); err != nil {
+			return err
+		}
 		base, err := siteCustomization(ctx, tx, siteID)
 		doc = effectiveCustomization(base, over)
 		return err
@@ -194,8 +205,11 @@ func (a *App) DeleteSiteSpaceCustomization(ctx context.Context, caller folio.Cal
 		if _, err := siteSpaceOf(ctx, tx, caller, orgID, siteID, id, true); err != nil {
 			return err
 		}
-		had, err = store.SetSiteSpaceCustomization(ctx, tx, id, nil)
-		return err
+		if had, err = store.SetSiteSpaceCustomization(ctx, tx, id, nil); err != nil || !had {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "site.customization_updated", "site", siteID,
+			map[string]any{"siteSpace": id, "removed": true})
 	})
 	return had, err
 }

@@ -266,6 +266,10 @@ func (a *App) InstallOnTarget(ctx context.Context, caller folio.Caller, name str
 		if err := store.CreateTargetInstallation(ctx, tx, ti); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, inst.OrganizationID, "installation.target_added", "installation", inst.ID,
+			map[string]any{"integration": name, kind: target}); err != nil {
+			return err
+		}
 		typ := map[string]string{folio.InstallOnSpace: folio.EventSpaceInstallationSetup, folio.InstallOnSite: folio.EventSiteInstallationSetup}[kind]
 		return tell(ctx, tx, inst, typ, map[string]any{kind + "Id": target, "status": ti.Status})
 	})
@@ -307,6 +311,11 @@ func (a *App) UpdateTargetInstallation(ctx context.Context, caller folio.Caller,
 		if err := store.UpdateTargetInstallation(ctx, tx, ti); err != nil {
 			return err
 		}
+		// The configuration may hold credentials: the log names what changed.
+		if err := audit(ctx, tx, caller, inst.OrganizationID, "installation.target_updated", "installation", inst.ID,
+			map[string]any{"integration": name, kind: target, "changed": changedInstallationFields(&u)}); err != nil {
+			return err
+		}
 		typ := map[string]string{folio.InstallOnSpace: folio.EventSpaceInstallationSetup, folio.InstallOnSite: folio.EventSiteInstallationSetup}[kind]
 		return tell(ctx, tx, inst, typ, map[string]any{kind + "Id": target, "status": ti.Status, "previous": previous})
 	})
@@ -326,6 +335,10 @@ func (a *App) UninstallFromTarget(ctx context.Context, caller folio.Caller, name
 		typ := map[string]string{folio.InstallOnSpace: folio.EventSpaceInstallationDeleted, folio.InstallOnSite: folio.EventSiteInstallationDeleted}[kind]
 		if err := tell(ctx, tx, inst, typ, map[string]any{kind + "Id": target,
 			"previous": map[string]any{"status": ti.Status, "configuration": ti.Configuration}}); err != nil {
+			return err
+		}
+		if err := audit(ctx, tx, caller, inst.OrganizationID, "installation.target_removed", "installation", inst.ID,
+			map[string]any{"integration": name, kind: target}); err != nil {
 			return err
 		}
 		return store.DeleteTargetInstallation(ctx, tx, inst.ID, kind, target)

@@ -46,14 +46,24 @@ func (a *App) CreateInstallationToken(ctx context.Context, caller folio.Caller, 
 		inst *folio.Installation
 		iv   *folio.IntegrationView
 	)
-	err := a.db.Read(ctx, func(tx *store.Tx) (err error) {
+	// An admin issuing a token is recorded; an installation renewing its
+	// own token changes no one's access and is not (nor written at all).
+	run := a.db.Read
+	if caller.Installation == nil {
+		run = a.db.Write
+	}
+	err := run(ctx, func(tx *store.Tx) (err error) {
 		if iv, inst, err = installation(ctx, tx, caller, name, id); err != nil {
 			return err
 		}
-		if caller.Installation == nil && !iv.Admin {
+		if caller.Installation != nil {
+			return nil
+		}
+		if !iv.Admin {
 			return folio.Errorf(folio.Forbidden, "only admins of the organization that owns the integration create installation tokens")
 		}
-		return nil
+		return audit(ctx, tx, caller, inst.OrganizationID, "installation.token_created", "installation", inst.ID,
+			map[string]any{"integration": name})
 	})
 	if err != nil {
 		return "", err

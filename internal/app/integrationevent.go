@@ -58,10 +58,20 @@ func (a *App) SetIntegrationDev(ctx context.Context, caller folio.Caller, name, 
 		}
 	}
 	return a.db.Write(ctx, func(tx *store.Tx) error {
-		if _, err := integrationAdmin(ctx, tx, caller, name); err != nil {
+		iv, err := integrationAdmin(ctx, tx, caller, name)
+		if err != nil {
 			return err
 		}
-		return store.SetIntegrationDev(ctx, tx, name, tunnelURL, all)
+		if err := store.SetIntegrationDev(ctx, tx, name, tunnelURL, all); err != nil {
+			return err
+		}
+		// The tunnel by its host only: its path may carry a token.
+		action, fields := "integration.dev_disabled", map[string]any(nil)
+		if tunnelURL != "" {
+			u, _ := url.Parse(tunnelURL)
+			action, fields = "integration.dev_enabled", map[string]any{"tunnelHost": u.Host, "allOrganizations": all}
+		}
+		return audit(ctx, tx, caller, iv.OrganizationID, action, "integration", name, fields)
 	})
 }
 

@@ -173,6 +173,9 @@ func (a *App) SetMemberSSO(ctx context.Context, caller folio.Caller, orgID, user
 		if err := store.SetMemberSSO(ctx, tx, orgID, userID); err != nil {
 			return err
 		}
+		if err := audit(ctx, tx, caller, orgID, "member.sso_set", "member", userID, nil); err != nil {
+			return err
+		}
 		m, err = store.GetMember(ctx, tx, orgID, userID)
 		return err
 	})

@@ -52,8 +52,12 @@ func (a *App) CreateOrganization(ctx context.Context, caller folio.Caller, in fo
 		return nil, errScoped
 	}
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
-		v, err = createOrganization(ctx, tx, caller.UserID, in)
-		return err
+		if v, err = createOrganization(ctx, tx, caller.UserID, in); err != nil {
+			return err
+		}
+		// Recorded in the new organization, whose first admin the caller is.
+		return audit(ctx, tx, caller, v.ID, "organization.created", "organization", v.ID,
+			map[string]any{"title": v.Title, "hostname": v.Hostname})
 	})
 	return v, err
 }

@@ -57,7 +57,10 @@ func (a *App) CreateRedirect(ctx context.Context, caller folio.Caller, orgID, si
 		}
 		r = &folio.SiteRedirect{ID: folio.NewID(), SiteID: siteID, Source: in.Source.Value,
 			Destination: in.Destination.Value, CreatedAt: tx.Now}
-		return store.CreateRedirect(ctx, tx, r)
+		if err := store.CreateRedirect(ctx, tx, r); err != nil {
+			return err
+		}
+		return auditRedirect(ctx, tx, caller, orgID, "site.redirect_created", r)
 	})
 	return r, err
 }
@@ -88,7 +91,10 @@ func (a *App) UpdateRedirect(ctx context.Context, caller folio.Caller, orgID, si
 			}
 			r.Destination = in.Destination.Value
 		}
-		return store.UpdateRedirect(ctx, tx, r)
+		if err := store.UpdateRedirect(ctx, tx, r); err != nil {
+			return err
+		}
+		return auditRedirect(ctx, tx, caller, orgID, "site.redirect_updated", r)
 	})
 	return r, err
 }
@@ -111,10 +117,19 @@ func (a *App) DeleteRedirect(ctx context.Context, caller folio.Caller, orgID, si
 		if _, err := site(ctx, tx, caller, orgID, siteID, true); err != nil {
 			return err
 		}
-		existed, err = store.DeleteRedirect(ctx, tx, siteID, id)
-		return err
+		if existed, err = store.DeleteRedirect(ctx, tx, siteID, id); err != nil || !existed {
+			return err
+		}
+		return audit(ctx, tx, caller, orgID, "site.redirect_deleted", "site", siteID, map[string]any{"redirect": id})
 	})
 	return existed, err
+}
+
+// auditRedirect records a redirect's creation or change: where published
+// addresses of the site lead.
+func auditRedirect(ctx context.Context, tx *store.Tx, caller folio.Caller, orgID folio.ID, action string, r *folio.SiteRedirect) error {
+	return audit(ctx, tx, caller, orgID, action, "site", r.SiteID,
+		map[string]any{"redirect": r.ID, "source": r.Source, "destination": r.Destination})
 }
 
 // ResolvedRedirect is a redirect with the site and site space it leads to.

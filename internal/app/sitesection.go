@@ -17,7 +17,7 @@ import (
 // section of their own (titled after the default one), which stays the
 // default section.
 func (a *App) AddSiteSection(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, in folio.NewSiteSection) (v *folio.SiteView, out *folio.SiteSectionView, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "addSectionToSite", func(tx *store.Tx, t *siteTree) error {
 		if err := in.Validate(); err != nil {
 			return err
 		}
@@ -70,7 +70,7 @@ func (a *App) AddSiteSection(ctx context.Context, caller folio.Caller, orgID, si
 
 // UpdateSiteSection applies a PATCH to a section.
 func (a *App) UpdateSiteSection(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, u folio.SiteSectionUpdate) (v *folio.SiteView, out *folio.SiteSectionView, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "updateSiteSectionById", func(tx *store.Tx, t *siteTree) error {
 		s := t.Section(id)
 		if s == nil {
 			return folio.Errorf(folio.NotFound, "site section not found")
@@ -125,7 +125,7 @@ func (a *App) UpdateSiteSection(ctx context.Context, caller folio.Caller, orgID,
 // DeleteSiteSection deletes a section with its site spaces; an absent one
 // is not an error. Another section becomes the default when it was.
 func (a *App) DeleteSiteSection(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID) (existed bool, err error) {
-	_, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	_, err = a.writeTree(ctx, caller, orgID, siteID, "deleteSiteSectionById", func(tx *store.Tx, t *siteTree) error {
 		if existed = t.Section(id) != nil; existed {
 			t.RemoveSection(id)
 		}
@@ -136,7 +136,7 @@ func (a *App) DeleteSiteSection(ctx context.Context, caller folio.Caller, orgID,
 
 // MoveSiteSection moves a section (the deprecated moveSiteSection).
 func (a *App) MoveSiteSection(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, p folio.StructurePosition) (v *folio.SiteView, out *folio.SiteSectionView, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "moveSiteSection", func(tx *store.Tx, t *siteTree) error {
 		s := t.Section(id)
 		if s == nil {
 			return folio.Errorf(folio.NotFound, "site section not found")
@@ -193,7 +193,7 @@ func (a *App) ListSiteSectionGroups(ctx context.Context, caller folio.Caller, or
 // AddSiteSectionGroup adds a group at the end of its parent (the root by
 // default), holding the sections listed, in that order.
 func (a *App) AddSiteSectionGroup(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, in folio.NewSiteSectionGroup) (v *folio.SiteView, out *folio.SiteSectionGroupView, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "addSectionGroupToSite", func(tx *store.Tx, t *siteTree) error {
 		if err := in.Validate(); err != nil {
 			return err
 		}
@@ -227,7 +227,7 @@ func (a *App) AddSiteSectionGroup(ctx context.Context, caller folio.Caller, orgI
 
 // UpdateSiteSectionGroup applies a PATCH to a group.
 func (a *App) UpdateSiteSectionGroup(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, u folio.SiteSectionGroupUpdate) (v *folio.SiteView, out *folio.SiteSectionGroupView, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "updateSiteSectionGroupById", func(tx *store.Tx, t *siteTree) error {
 		g := t.Group(id)
 		if g == nil {
 			return folio.Errorf(folio.NotFound, "site section group not found")
@@ -250,7 +250,7 @@ func (a *App) UpdateSiteSectionGroup(ctx context.Context, caller folio.Caller, o
 // DeleteSiteSectionGroup deletes a group; its children take its place in
 // its parent. An absent group is not an error.
 func (a *App) DeleteSiteSectionGroup(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID) (existed bool, err error) {
-	_, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	_, err = a.writeTree(ctx, caller, orgID, siteID, "deleteSiteSectionGroupById", func(tx *store.Tx, t *siteTree) error {
 		g := t.Group(id)
 		if existed = g != nil; !existed {
 			return nil
@@ -268,7 +268,7 @@ func (a *App) DeleteSiteSectionGroup(ctx context.Context, caller folio.Caller, o
 
 // AddSectionToGroup moves a section to the end of a group.
 func (a *App) AddSectionToGroup(ctx context.Context, caller folio.Caller, orgID, siteID, groupID, sectionID folio.ID) (v *folio.SiteView, out *folio.SiteSectionGroupView, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "addSectionToGroup", func(tx *store.Tx, t *siteTree) error {
 		g := t.Group(groupID)
 		if g == nil {
 			return folio.Errorf(folio.NotFound, "site section group not found")
@@ -294,7 +294,7 @@ func (a *App) AddSectionToGroup(ctx context.Context, caller folio.Caller, orgID,
 // group in its parent. A section that is not in the group, or a group that
 // does not exist, is not an error.
 func (a *App) RemoveSectionFromGroup(ctx context.Context, caller folio.Caller, orgID, siteID, groupID, sectionID folio.ID) (removed bool, err error) {
-	_, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	_, err = a.writeTree(ctx, caller, orgID, siteID, "removeSectionFromGroup", func(tx *store.Tx, t *siteTree) error {
 		g, s := t.Group(groupID), t.Section(sectionID)
 		if g == nil || s == nil || s.GroupID != g.ID {
 			return nil
@@ -310,7 +310,7 @@ func (a *App) RemoveSectionFromGroup(ctx context.Context, caller folio.Caller, o
 
 // MoveSiteSectionGroup moves a group (the deprecated moveSiteSectionGroup).
 func (a *App) MoveSiteSectionGroup(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, p folio.StructurePosition) (v *folio.SiteView, out *folio.SiteSectionGroupView, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "moveSiteSectionGroup", func(tx *store.Tx, t *siteTree) error {
 		g := t.Group(id)
 		if g == nil {
 			return folio.Errorf(folio.NotFound, "site section group not found")

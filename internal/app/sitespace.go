@@ -16,7 +16,7 @@ import (
 // the default section, else at the root of a site without sections. It
 // becomes the default only where there was none.
 func (a *App) AddSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, spaceID, sectionID folio.ID) (v *folio.SiteView, out *folio.PlacedSiteSpace, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "addSpaceToSite", func(tx *store.Tx, t *siteTree) error {
 		if spaceID == "" {
 			return folio.FieldErrorf("spaceId", "spaceId is required")
 		}
@@ -48,7 +48,7 @@ func (a *App) AddSiteSpace(ctx context.Context, caller folio.Caller, orgID, site
 
 // UpdateSiteSpace applies a PATCH to a site space.
 func (a *App) UpdateSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, u folio.SiteSpaceUpdate) (v *folio.SiteView, out *folio.PlacedSiteSpace, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "updateSiteSpaceById", func(tx *store.Tx, t *siteTree) error {
 		ss := t.SiteSpace(id)
 		if ss == nil {
 			return folio.Errorf(folio.NotFound, "site space not found")
@@ -96,7 +96,7 @@ func (a *App) UpdateSiteSpace(ctx context.Context, caller folio.Caller, orgID, s
 // Another site space becomes the default of its section when it was, and a
 // section left empty goes with it.
 func (a *App) DeleteSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID) (existed bool, err error) {
-	_, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	_, err = a.writeTree(ctx, caller, orgID, siteID, "deleteSiteSpaceById", func(tx *store.Tx, t *siteTree) error {
 		existed = t.SiteSpace(id) != nil
 		t.RemoveSpace(id)
 		return nil
@@ -106,7 +106,7 @@ func (a *App) DeleteSiteSpace(ctx context.Context, caller folio.Caller, orgID, s
 
 // MoveSiteSpace moves a site space (the deprecated moveSiteSpace).
 func (a *App) MoveSiteSpace(ctx context.Context, caller folio.Caller, orgID, siteID, id folio.ID, p folio.StructurePosition) (v *folio.SiteView, out *folio.PlacedSiteSpace, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "moveSiteSpace", func(tx *store.Tx, t *siteTree) error {
 		ss := t.SiteSpace(id)
 		if ss == nil {
 			return folio.Errorf(folio.NotFound, "site space not found")

@@ -370,8 +370,9 @@ func (a *App) ListSiteSpacesOf(ctx context.Context, caller folio.Caller, orgID, 
 }
 
 // writeTree runs fn on the structure of a site the caller manages, in one
-// transaction, and saves what it changed.
-func (a *App) writeTree(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, fn func(*store.Tx, *siteTree) error) (v *folio.SiteView, err error) {
+// transaction, and saves what it changed; op names the change in the
+// audit log (the operationId).
+func (a *App) writeTree(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, op string, fn func(*store.Tx, *siteTree) error) (v *folio.SiteView, err error) {
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
 		if v, err = structureSite(ctx, tx, caller, orgID, siteID, "", true); err != nil {
 			return err
@@ -394,6 +395,12 @@ func (a *App) writeTree(ctx context.Context, caller folio.Caller, orgID, siteID 
 			return err
 		}
 		if err := t.save(ctx, tx); err != nil {
+			return err
+		}
+		// Which spaces a site publishes, and where: one action for every
+		// change of the structure, named by the operation.
+		if err := audit(ctx, tx, caller, orgID, "site.structure_updated", "site", siteID,
+			map[string]any{"operation": op}); err != nil {
 			return err
 		}
 		v.Site.DefaultSiteSection = t.DefaultSection
@@ -427,7 +434,7 @@ type StructureItem struct {
 // sortSiteStructure). An unknown item is NotFound; a position that does
 // not fit the item is Invalid.
 func (a *App) SortSiteStructure(ctx context.Context, caller folio.Caller, orgID, siteID folio.ID, item folio.StructurePointer, p folio.StructurePosition) (v *folio.SiteView, out StructureItem, err error) {
-	v, err = a.writeTree(ctx, caller, orgID, siteID, func(tx *store.Tx, t *siteTree) error {
+	v, err = a.writeTree(ctx, caller, orgID, siteID, "sortSiteStructure", func(tx *store.Tx, t *siteTree) error {
 		switch item.Type {
 		case folio.KindSiteSpace:
 			ss := t.SiteSpace(item.ID)
