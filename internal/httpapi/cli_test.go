@@ -29,33 +29,47 @@ func gitbookCLIDir() string {
 	return filepath.Join(cache, "folio", "gitbook-cli-0.25.1")
 }
 
-// TestGitBookCLI publishes an integration written with @gitbook/runtime to
-// Folio with GitBook's own CLI, as its authors do against GitBook: auth,
-// publish (twice: a new version), unpublish.
-func TestGitBookCLI(t *testing.T) {
+// gitbookCLI returns the path of GitBook's CLI and its folder, skipping the
+// test (failing it under CI) when the CLI or node is missing.
+func gitbookCLI(t *testing.T) (cli, dir string) {
+	t.Helper()
 	skip := t.Skipf
 	if os.Getenv("CI") != "" {
 		skip = t.Fatalf
 	}
-	dir := gitbookCLIDir()
-	cli := filepath.Join(dir, "node_modules", ".bin", "gitbook")
+	dir = gitbookCLIDir()
+	cli = filepath.Join(dir, "node_modules", ".bin", "gitbook")
 	if _, err := os.Stat(cli); err != nil {
 		skip("GitBook's CLI is not installed in %s (.ci/run installs it)", dir)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		skip("node is not installed")
 	}
+	return cli, dir
+}
+
+// cliProject copies testdata/name into a new folder beside the CLI's
+// node_modules (linked), so that esbuild finds @gitbook/runtime.
+func cliProject(t *testing.T, dir, name string) string {
+	t.Helper()
+	project := t.TempDir()
+	if err := os.CopyFS(project, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(project, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return project
+}
+
+// TestGitBookCLI publishes an integration written with @gitbook/runtime to
+// Folio with GitBook's own CLI, as its authors do against GitBook: auth,
+// publish (twice: a new version), unpublish.
+func TestGitBookCLI(t *testing.T) {
+	cli, dir := gitbookCLI(t)
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, token := s.Org(t)
-		// The project, beside the CLI's node_modules so that esbuild finds
-		// @gitbook/runtime.
-		project := t.TempDir()
-		if err := os.CopyFS(project, os.DirFS(filepath.Join("testdata", "cli-integration"))); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(project, "node_modules")); err != nil {
-			t.Fatal(err)
-		}
+		project := cliProject(t, dir, "cli-integration")
 		home := t.TempDir()
 		gitbook := func(stdin string, args ...string) string {
 			t.Helper()

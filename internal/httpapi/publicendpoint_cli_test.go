@@ -19,27 +19,10 @@ import (
 // prints it. A version whose script throws at load is refused at publish,
 // and the CLI shows why.
 func TestIntegrationPublicEndpointCLI(t *testing.T) {
-	skip := t.Skipf
-	if os.Getenv("CI") != "" {
-		skip = t.Fatalf
-	}
-	dir := gitbookCLIDir()
-	cli := filepath.Join(dir, "node_modules", ".bin", "gitbook")
-	if _, err := os.Stat(cli); err != nil {
-		skip("GitBook's CLI is not installed in %s (.ci/run installs it)", dir)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		skip("node is not installed")
-	}
+	cli, dir := gitbookCLI(t)
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, token := s.Org(t)
-		project := t.TempDir()
-		if err := os.CopyFS(project, os.DirFS(filepath.Join("testdata", "cli-endpoint"))); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(project, "node_modules")); err != nil {
-			t.Fatal(err)
-		}
+		project := cliProject(t, dir, "cli-endpoint")
 		home := t.TempDir()
 		publishCLI := func() (string, error) {
 			cmd := exec.CommandContext(t.Context(), cli, "publish", ".", "-o", org)
