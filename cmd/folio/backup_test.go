@@ -94,6 +94,14 @@ func TestBackupRestoreSQLite(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "secret.key"), []byte("key"), 0o600)
 
+	// One user is there before the backup starts, so that the restored
+	// database has rows whatever the load managed to write meanwhile.
+	if err := db.Write(ctx, func(tx *store.Tx) error {
+		_, err := store.CreateUser(ctx, tx, folio.NewUser{Email: "before@example.com", DisplayName: "Before"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	stop := make(chan struct{})
 	wg := writeLoad(t, db, stop)
 	archive := filepath.Join(t.TempDir(), "folio.backup")
