@@ -97,6 +97,7 @@ func (h *Handler) orgTree(ctx context.Context, q *req, o folio.OrganizationView)
 
 // orgView is an organization's page.
 type orgView struct {
+	Frame *orgFrame
 	Tree  orgTree
 	Query string
 	Hits  []searchHit
@@ -114,15 +115,16 @@ type pageHit struct {
 }
 
 func (h *Handler) org(w http.ResponseWriter, r *http.Request, q *req) error {
-	o, err := h.app.GetOrganization(r.Context(), q.caller, r.PathValue("org"))
+	f, err := h.orgFrame(r.Context(), q, r.PathValue("org"), "spaces")
 	if err != nil {
 		return err
 	}
+	o := &f.Org
 	t, _, err := h.orgTree(r.Context(), q, *o)
 	if err != nil {
 		return err
 	}
-	v := orgView{Tree: *t, Query: strings.TrimSpace(r.URL.Query().Get("q"))}
+	v := orgView{Frame: f, Tree: *t, Query: strings.TrimSpace(r.URL.Query().Get("q"))}
 	if v.Query != "" {
 		v.Searched = true
 		hits, err := h.app.SearchOrganization(r.Context(), q.caller, o.ID, v.Query, folio.ListOptions{Limit: 20})
