@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -200,7 +201,7 @@ func (a *App) oidcClient(ctx context.Context, orgID, id folio.ID) (*folio.OIDCPr
 // returns the provider's authorization URL and the state, which the
 // browser must bring back (the web layer keeps it in a cookie, so a
 // sign-in finishes only in the browser that began it). NotFound for an
-// unknown provider, Unavailable when its discovery fails.
+// unknown provider, Invalid when its discovery fails.
 func (a *App) OIDCStart(ctx context.Context, orgID, id folio.ID) (authURL, state string, err error) {
 	p, c, err := a.oidcClient(ctx, orgID, id)
 	if err != nil {
@@ -208,6 +209,7 @@ func (a *App) OIDCStart(ctx context.Context, orgID, id folio.ID) (authURL, state
 	}
 	state, nonce, verifier := randomState(), randomState(), oauth2.GenerateVerifier()
 	if authURL, err = c.AuthURL(ctx, state, nonce, verifier); err != nil {
+		a.logOIDC(ctx, p, err)
 		return "", "", err
 	}
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
@@ -215,6 +217,13 @@ func (a *App) OIDCStart(ctx context.Context, orgID, id folio.ID) (authURL, state
 			tx.Now.Add(samlLoginTTL).UnixMicro())
 	})
 	return authURL, state, err
+}
+
+// logOIDC records why a provider failed a sign-in (the user sees a
+// message without the provider's answer), for the operator.
+func (a *App) logOIDC(ctx context.Context, p *folio.OIDCProvider, err error) {
+	a.logger.LogAttrs(ctx, slog.LevelWarn, "oidc sign-in failed", slog.String("organization", p.OrganizationID),
+		slog.String("provider", p.ID), slog.String("issuer", p.Issuer), slog.String("error", err.Error()))
 }
 
 var errOIDCStale = folio.Errorf(folio.Invalid, "this sign-in was not started here or has expired: start again")
@@ -248,6 +257,7 @@ func (a *App) OIDCSignIn(ctx context.Context, orgID, id folio.ID, state, code st
 	}
 	ident, err := c.Exchange(ctx, code, login.Verifier, login.Nonce)
 	if err != nil {
+		a.logOIDC(ctx, p, err)
 		return nil, err
 	}
 	if !ident.EmailVerified {

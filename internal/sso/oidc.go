@@ -40,13 +40,14 @@ type OIDCIdentity struct {
 	DisplayName   string
 }
 
-// discover fetches the provider's discovery document. Unavailable when it
-// cannot be had (the message never carries the provider's answer).
+// discover fetches the provider's discovery document. Invalid when it
+// cannot be had, as the issuer URL is an admin's setting to mend (the
+// message never carries the provider's answer; the cause is wrapped).
 func (c *OIDCClient) discover(ctx context.Context) (*oidc.Provider, *oauth2.Config, error) {
 	p, err := oidc.NewProvider(oidc.ClientContext(ctx, c.HTTP), strings.TrimRight(c.Issuer, "/"))
 	if err != nil {
-		return nil, nil, &folio.Error{Kind: folio.Unavailable, Err: err,
-			Message: "the OpenID Connect provider's discovery document could not be read: check its issuer URL"}
+		return nil, nil, &folio.Error{Kind: folio.Invalid, Err: err,
+			Message: "the OpenID Connect provider's discovery document could not be read: an admin of the organization should check its issuer URL"}
 	}
 	scopes := []string{oidc.ScopeOpenID, "email", "profile"}
 	for _, s := range c.Scopes {
