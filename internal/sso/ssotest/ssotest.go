@@ -1,10 +1,10 @@
 // Package ssotest runs identity providers in process, for tests only: an
 // OpenID Connect provider (OIDC, in oidc.go: discovery, keys, a code flow
 // with PKCE and RS256 ID tokens made with github.com/golang-jwt/jwt), and a
-// SAML identity provider (IdP): a real github.com/crewjam/saml IdP on a loopback httptest server
-// that always has a user signed in, so a test can take a service provider
-// (Folio's SAML endpoints, or a bare sso.Provider) through a whole login
-// without a browser or an outside IdP.
+// SAML identity provider (IdP): a real github.com/crewjam/saml IdP on a
+// loopback httptest server that always has a user signed in, so a test can
+// take a service provider (Folio's SAML endpoints, or a bare sso.Provider)
+// through a whole login without a browser or an outside IdP.
 //
 // A test starts an IdP with New, configures the service provider with the
 // IdP's EntityID, SSOURL and CertPEM, hands the IdP the provider's metadata
