@@ -10,7 +10,6 @@ import (
 	"github.com/foliodocs/folio/internal/seal"
 	"github.com/foliodocs/folio/internal/sso"
 	"github.com/foliodocs/folio/internal/store"
-	"golang.org/x/oauth2"
 )
 
 // OIDCProviderView is a provider with the redirect URL to register at it.
@@ -207,7 +206,7 @@ func (a *App) OIDCStart(ctx context.Context, orgID, id folio.ID) (authURL, state
 	if err != nil {
 		return "", "", err
 	}
-	state, nonce, verifier := randomState(), randomState(), oauth2.GenerateVerifier()
+	state, nonce, verifier := randomState(), randomState(), sso.NewOIDCVerifier()
 	if authURL, err = c.AuthURL(ctx, state, nonce, verifier); err != nil {
 		a.logOIDC(ctx, p, err)
 		return "", "", err

@@ -69,6 +69,9 @@ func (c *OIDCClient) AuthURL(ctx context.Context, state, nonce, verifier string)
 	return conf.AuthCodeURL(state, oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier)), nil
 }
 
+// NewOIDCVerifier returns a new PKCE code verifier (32 random bytes).
+func NewOIDCVerifier() string { return oauth2.GenerateVerifier() }
+
 func invalidOIDC(reason string, cause error) error {
 	return &folio.Error{Kind: folio.Invalid, Message: "the OpenID Connect sign-in failed: " + reason, Err: cause}
 }

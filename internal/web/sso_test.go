@@ -110,9 +110,13 @@ func TestOIDCProviderConfiguredOnSSOPage(t *testing.T) {
 			"No SAML providers yet.", `<label for="oidc-new-issuer">Issuer URL</label>`, `aria-current="page">Single sign-on</a>`)
 
 		// Bad input: a clear message, the form keeps what was typed, nothing is stored.
-		b.post(t, "/o/"+org+"/sso/oidc", url.Values{"label": {"Acme ID"}, "issuer": {"not a url"}, "clientID": {"c"},
-			"clientSecret": {"typed secret"}}).
-			want(t, 400, "issuer must be an absolute http or https URL. Nothing was changed.", `value="Acme ID"`)
+		bad := b.post(t, "/o/"+org+"/sso/oidc", url.Values{"label": {"Acme ID"}, "issuer": {"not a url"}, "clientID": {"c"},
+			"clientSecret": {"typed secret"}, "defaultRole": {"review"}}).
+			want(t, 400, "issuer must be an absolute http or https URL. Nothing was changed.", `value="Acme ID"`,
+				`<details class="menu" open>`, `<option selected>review</option>`)
+		if strings.Contains(bad.Body, "typed secret") {
+			t.Fatal("a refused form shows the secret back")
+		}
 		if ps, _ := s.App.ListOIDCLogins(context.Background(), org); len(ps) != 0 {
 			t.Fatalf("a refused form stored %v", ps)
 		}
@@ -274,6 +278,12 @@ func TestOIDCSignIn(t *testing.T) {
 		authz, _ := attacker.get(t, start.Header.Get("Location"))
 		callback := authz.Header.Get("Location")
 		stop()
+		// Another organization's callback does not take this provider's
+		// sign-in, even in the browser that began it.
+		org2, _ := s.Org(t)
+		p, _ = attacker.get(t, "/signin/oidc/"+org2+"/"+id+"/callback?"+mustURL(callback).RawQuery)
+		p.want(t, 404, "OIDC provider not found")
+		signedOut(attacker)
 		victim := newIdPBrowser(s)
 		p, _ = victim.get(t, callback)
 		p.want(t, 400, "not started in this browser")
@@ -304,7 +314,6 @@ func TestOIDCSignIn(t *testing.T) {
 		signedOut(victim)
 
 		// Another organization's provider cannot be used through this one.
-		org2, _ := s.Org(t)
 		p, _ = newIdPBrowser(s).get(t, "/signin/oidc/"+org2+"/"+id)
 		p.want(t, 404)
 		p, _ = newIdPBrowser(s).get(t, "/signin/oidc/"+org2+"/"+id+"/callback?state=x&code=y")
