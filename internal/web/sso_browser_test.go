@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -45,8 +46,13 @@ func TestSSOPageInBrowser(t *testing.T) {
 			t.Fatalf("%d copy buttons shown, want 4 (a redirect URL, an ACS URL, an entity ID, a metadata URL)", visible)
 		}
 		v.check("sso")
+		// The button says whether the copy worked (headless Chromium may
+		// refuse the clipboard: then the text is selected instead).
 		var label string
-		run(chromedp.Click(`button.copy`, chromedp.ByQuery), chromedp.Text(`button.copy`, &label, chromedp.ByQuery))
+		run(chromedp.Click(`button.copy`, chromedp.ByQuery),
+			chromedp.Poll(`["Copied", "Select and copy"].includes(document.querySelector("button.copy").textContent)`, nil,
+				chromedp.WithPollingTimeout(1500*time.Millisecond)),
+			chromedp.Text(`button.copy`, &label, chromedp.ByQuery))
 		if label != "Copied" && label != "Select and copy" {
 			t.Fatalf("the copy button says %q after a click", label)
 		}
