@@ -24,7 +24,7 @@ func (h *Handler) peopleRoutes() {
 	h.handle("POST /o/{org}/invites", signedIn, h.createInvite)
 	h.handle("POST /o/{org}/invites/{invite}/revoke", signedIn, h.revokeInvite)
 	h.handle("POST /o/{org}/email-domains", signedIn, h.emailDomains)
-	h.handle("GET /join/{org}/{invite}", signedIn, h.joinPage)
+	h.handle("GET /join/{org}/{invite}", anyone, h.joinPage)
 	h.handle("POST /join/{org}/{invite}", signedIn, h.join)
 
 	h.handle("GET /o/{org}/teams", signedIn, h.teams)
@@ -145,12 +145,16 @@ func notice(r *http.Request) string { return notices[r.URL.Query().Get("done")] 
 
 // back redirects after a form to path with a notice.
 func back(w http.ResponseWriter, r *http.Request, path, done string) error {
+	path, frag, _ := strings.Cut(path, "#")
 	if done != "" {
 		sep := "?"
 		if strings.Contains(path, "?") {
 			sep = "&"
 		}
 		path += sep + "done=" + done
+	}
+	if frag != "" {
+		path += "#" + frag
 	}
 	http.Redirect(w, r, path, http.StatusSeeOther)
 	return nil
@@ -327,11 +331,15 @@ func (h *Handler) emailDomains(w http.ResponseWriter, r *http.Request, q *req) e
 // previews and mail scanners, which only GET, join no one.
 type joinView struct {
 	Action string
+	SignIn string // signed out: where signing in leads back here
 }
 
 func (h *Handler) joinPage(w http.ResponseWriter, r *http.Request, q *req) error {
-	h.render(w, http.StatusOK, "join", q, "Join an organization",
-		joinView{Action: "/join/" + url.PathEscape(r.PathValue("org")) + "/" + url.PathEscape(r.PathValue("invite"))})
+	v := joinView{Action: "/join/" + url.PathEscape(r.PathValue("org")) + "/" + url.PathEscape(r.PathValue("invite"))}
+	if q.user == nil {
+		v.SignIn = "/signin?next=" + url.QueryEscape(v.Action)
+	}
+	h.render(w, http.StatusOK, "join", q, "Join an organization", v)
 	return nil
 }
 
