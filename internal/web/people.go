@@ -251,7 +251,9 @@ func (h *Handler) inviteURL(r *http.Request, orgID, id folio.ID) string {
 	return base + "/join/" + url.PathEscape(orgID) + "/" + url.PathEscape(id)
 }
 
-func membersPath(r *http.Request) string { return "/o/" + url.PathEscape(r.PathValue("org")) + "/members" }
+func membersPath(r *http.Request) string {
+	return "/o/" + url.PathEscape(r.PathValue("org")) + "/members"
+}
 
 func (h *Handler) memberRole(w http.ResponseWriter, r *http.Request, q *req) error {
 	role := formRole(r, "role")

@@ -122,7 +122,7 @@ func TestMembersPage(t *testing.T) {
 		}
 		rb.get(t, "/o/"+org).redirect(t, "/signin?next=%2Fo%2F"+org)
 		a.get(t, path+"?state=disabled").want(t, 200, reader.Email, `<span class="badge badge-off">disabled</span>`, "Enable<span class=\"sr\"> "+reader.DisplayName)
-		if p := a.get(t, path + "?state=enabled"); strings.Contains(p.Body, reader.Email) {
+		if p := a.get(t, path+"?state=enabled"); strings.Contains(p.Body, reader.Email) {
 			t.Fatal("the enabled filter lists a disabled member")
 		}
 		a.post(t, "/o/"+org+"/members/"+reader.ID+"/disabled", url.Values{"disabled": {"false"}}).redirect(t, path+"?done=enabled")

@@ -31,7 +31,9 @@ func (h *Handler) teams(w http.ResponseWriter, r *http.Request, q *req) error {
 
 func teamsPath(r *http.Request) string { return "/o/" + url.PathEscape(r.PathValue("org")) + "/teams" }
 
-func teamPath(r *http.Request) string { return teamsPath(r) + "/" + url.PathEscape(r.PathValue("team")) }
+func teamPath(r *http.Request) string {
+	return teamsPath(r) + "/" + url.PathEscape(r.PathValue("team"))
+}
 
 func (h *Handler) createTeam(w http.ResponseWriter, r *http.Request, q *req) error {
 	t, err := h.app.CreateTeam(r.Context(), q.caller, r.PathValue("org"), strings.TrimSpace(r.PostForm.Get("title")), nil)
