@@ -206,8 +206,8 @@ func (h *Handler) members(w http.ResponseWriter, r *http.Request, q *req) error 
 		return err
 	}
 	v.Roles = append([]roleOption{{Value: "", Label: "Any role", Selected: v.Role == ""}}, roleOptions(v.Role, true)...)
-	v.States = []roleOption{{"", "Enabled and disabled", v.State == ""}, {"enabled", "Enabled only", v.State == "enabled"},
-		{"disabled", "Disabled only", v.State == "disabled"}}
+	v.States = []roleOption{{"", "All", v.State == ""}, {"enabled", "Enabled", v.State == "enabled"},
+		{"disabled", "Disabled", v.State == "disabled"}}
 	l, err := h.app.ListMembers(ctx, q.caller, f.Org.ID, filter, folio.ListOptions{Limit: folio.MaxLimit})
 	if err != nil {
 		return err
@@ -318,10 +318,9 @@ func (h *Handler) revokeInvite(w http.ResponseWriter, r *http.Request, q *req) e
 }
 
 func (h *Handler) emailDomains(w http.ResponseWriter, r *http.Request, q *req) error {
-	domains := []string{}
-	for _, d := range strings.FieldsFunc(r.PostForm.Get("domains"), func(c rune) bool { return c == ',' || c == ' ' || c == '\n' || c == '\r' }) {
-		domains = append(domains, d)
-	}
+	domains := append([]string{}, strings.FieldsFunc(r.PostForm.Get("domains"), func(c rune) bool {
+		return c == ',' || c == ' ' || c == '\n' || c == '\r'
+	})...)
 	if _, err := h.app.UpdateOrganization(r.Context(), q.caller, r.PathValue("org"),
 		&folio.OrganizationUpdate{EmailDomains: folio.Some(domains)}); err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
-	"github.com/foliodocs/folio/internal/app"
 )
 
 // roleOf is a member's role and whether they are disabled; "gone" when
@@ -62,11 +61,11 @@ func TestMembersPage(t *testing.T) {
 			t.Fatal("the editor's role is not selected in their row")
 		}
 		// Filters: role, search, status.
-		p = a.get(t, path+"?role=edit").want(t, 200, editor.Email, "1 of 1 members")
+		p = a.get(t, path+"?role=edit").want(t, 200, editor.Email, "Members shown: 1 of 1")
 		if strings.Contains(p.Body, reader.Email) {
 			t.Fatal("the role filter kept a reader")
 		}
-		a.get(t, path+"?q="+url.QueryEscape(reader.Email)).want(t, 200, reader.Email, "1 of 1 members")
+		a.get(t, path+"?q="+url.QueryEscape(reader.Email)).want(t, 200, reader.Email, "Members shown: 1 of 1")
 		a.get(t, path+"?role=owner").want(t, 400, "role must be one of")
 
 		// The editor sees the list and no forms; their forged posts are
@@ -109,7 +108,7 @@ func TestMembersPage(t *testing.T) {
 		if got := roleOf(t, s, org, admin.ID, reader.ID); got != "guest" {
 			t.Fatalf("role %s", got)
 		}
-		a.get(t, path+"?role=guest").want(t, 200, reader.Email, "1 of 1 members")
+		a.get(t, path+"?role=guest").want(t, 200, reader.Email, "Members shown: 1 of 1")
 		// A guest may not list the members.
 		rb.get(t, path).want(t, 403)
 
@@ -297,7 +296,7 @@ func TestTeamsPages(t *testing.T) {
 		a.post(t, team+"/members", url.Values{"user": {editor.ID}, "role": {"member"}}).redirect(t, team+"?done=added")
 		a.post(t, team+"/members", url.Values{"user": {reader.ID}, "role": {"owner"}}).want(t, 303)
 		a.post(t, team+"/members", url.Values{"user": {reader.ID}, "role": {"chief"}}).want(t, 400)
-		p = a.get(t, team).want(t, 200, "2 members", editor.DisplayName, `<option value="owner" selected>Owner</option>`)
+		p = a.get(t, team).want(t, 200, "Members (2)", editor.DisplayName, `<option value="owner" selected>Owner</option>`)
 		a.post(t, team+"/members/"+editor.ID+"/role", url.Values{"role": {"owner"}}).redirect(t, team+"?done=teamrole")
 		// The editor now owns the team: they manage its members and name,
 		// but only organization admins delete it.
@@ -343,7 +342,7 @@ func TestTokensPage(t *testing.T) {
 		other, otherTok := member(t, s, org, folio.RoleEdit)
 		b := signIn(t, s, u.Email)
 		b.get(t, "/account").want(t, 200, `href="/account/tokens"`)
-		b.get(t, "/account/tokens").want(t, 200, "<h1>API tokens</h1>", `<label for="token-label">Label</label>`, "first token")
+		b.get(t, "/account/tokens").want(t, 200, "<h1>API tokens</h1>", `<label for="token-label">Label of a new token</label>`, "first token")
 		p := b.post(t, "/account/tokens", url.Values{"label": {"CI publishing"}}).want(t, 200, "Your new token “CI publishing”",
 			"it is shown only this once", `<label for="new-token">Token</label>`)
 		m := regexp.MustCompile(`id="new-token" class="secret" value="(folio_[^"]+)"`).FindStringSubmatch(p.Body)
@@ -381,6 +380,5 @@ func TestTokensPage(t *testing.T) {
 				t.Fatal("a cross-site post made a token")
 			}
 		}
-		_ = app.MaxTrash
 	})
 }

@@ -27,8 +27,7 @@ func (h *Handler) renderTokens(w http.ResponseWriter, r *http.Request, q *req, s
 		return err
 	}
 	v := tokensView{Notice: notice(r), Tokens: l.Items, New: secret, NewLabel: label, Now: h.now()}
-	status := http.StatusOK
-	h.renderPage(w, status, "tokens", q, "API tokens", v, pageAssets{Scripts: []string{assetsByKey["copy.js"].url}})
+	h.renderPage(w, http.StatusOK, "tokens", q, "API tokens", v, pageAssets{Scripts: []string{assetsByKey["copy.js"].url}})
 	return nil
 }
 
