@@ -19,9 +19,10 @@ import (
 // members page; a person from another organization opens it in a second
 // browser (its own cookies), signs in, joins and edits a page;
 // the administrator changes their role, then removes them, which ends
-// their session. The members, join, teams, team, permissions, trash and
-// tokens views are checked as views.check does (360, 768, 1280 px, both
-// themes, no sideways scroll, axe-core).
+// their session. The members, join, teams, team, permissions, trash,
+// new collection, collection permissions and tokens views are checked as
+// views.check does (360, 768, 1280 px, both themes, no sideways scroll,
+// axe-core).
 func TestPeopleInBrowser(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		ctx := startBrowser(t)
@@ -150,6 +151,12 @@ func TestPeopleInBrowser(t *testing.T) {
 		if _, err := s.App.GetSpace(bg, ac, old); err != nil {
 			t.Fatalf("restored space: %v", err)
 		}
+		run(ctx, chromedp.Navigate(s.URL+"/o/"+org+"/collections/new"), chromedp.WaitVisible(`#col-title`, chromedp.ByQuery))
+		v.check("collection-new")
+		run(ctx, chromedp.SendKeys(`#col-title`, "Guides", chromedp.ByQuery), chromedp.Click(`//button[.="Create collection"]`),
+			chromedp.WaitVisible(`//h1[.="Guides"]`), chromedp.Click(`//a[contains(., "Permissions, move and transfer")]`),
+			chromedp.WaitVisible(`#access-heading`, chromedp.ByQuery))
+		v.check("collection-permissions")
 		run(ctx, chromedp.Navigate(s.URL+"/account/tokens"), chromedp.WaitVisible(`#token-label`, chromedp.ByQuery),
 			chromedp.SendKeys(`#token-label`, "CI publishing", chromedp.ByQuery), chromedp.Click(`//button[.="Create token"]`),
 			chromedp.WaitVisible(`#new-token`, chromedp.ByQuery), chromedp.WaitVisible(`button[data-copy="new-token"]`, chromedp.ByQuery))

@@ -141,6 +141,18 @@ func TestMembersPage(t *testing.T) {
 			t.Fatalf("the last admin became %s", got)
 		}
 
+		// A member who is not an admin may leave, and only themself.
+		leaver, _ := member(t, s, org, folio.RoleRead)
+		lb := signIn(t, s, leaver.Email)
+		p = lb.get(t, path).want(t, 200, "Leave the organization", `action="/o/`+org+`/members/`+leaver.ID+`/remove"`)
+		if strings.Count(p.Body, "/remove\"") != 1 {
+			t.Fatal("a non-admin is offered removing someone else")
+		}
+		lb.post(t, "/o/"+org+"/members/"+leaver.ID+"/remove", nil).redirect(t, "/")
+		if got := roleOf(t, s, org, admin.ID, leaver.ID); got != "gone" {
+			t.Fatalf("after leaving: %s", got)
+		}
+
 		// Remove: the member's session ends at once.
 		e.get(t, "/o/"+org).want(t, 200)
 		a.post(t, "/o/"+org+"/members/"+editor.ID+"/remove", nil).redirect(t, path+"?done=removed")
