@@ -42,8 +42,8 @@ type grantRow struct {
 
 func levelOptions(l folio.Level) []roleOption {
 	cur := l.String()
-	out := []roleOption{{"inherit", "Inherit from the collection above (or the organization's roles)", cur == "inherit"},
-		{"none", "No access: only the people and teams below", cur == "none"}}
+	out := []roleOption{{"inherit", "As the collection above", cur == "inherit"},
+		{"none", "No access (only those given a role)", cur == "none"}}
 	for _, o := range roleOptions(cur, false) {
 		o.Label = "Every member: " + o.Label
 		out = append(out, o)
