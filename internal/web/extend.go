@@ -36,6 +36,7 @@ func (h *Handler) extendRoutes() {
 	h.handle("GET /o/{org}/integrations/{name}", signedIn, h.integrationPage)
 	h.handle("POST /o/{org}/integrations/{name}/{action}", signedIn, h.integrationAction)
 	h.handle("GET /integrations/{name}", signedIn, h.integrationLink)
+	h.handle("GET /integrations/{name}/{rest...}", signedIn, h.integrationLink)
 
 	h.handle("GET /o/{org}/webhooks", signedIn, h.webhookList)
 	h.handle("POST /o/{org}/webhooks", signedIn, h.webhookCreate)
