@@ -3,12 +3,18 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/gitrepo/gittest"
 )
 
@@ -127,4 +133,181 @@ func gitOps(t *testing.T, s *apitest.Server, tok, spaceID string) []folio.GitOpe
 		t.Fatal(err)
 	}
 	return ops
+}
+
+// receiver is a loopback HTTP endpoint that counts what it receives.
+type receiver struct {
+	srv *httptest.Server
+	mu  sync.Mutex
+	got []string // event types
+}
+
+func newReceiver(t *testing.T) *receiver {
+	t.Helper()
+	rc := &receiver{}
+	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var e struct{ Type string }
+		json.NewDecoder(r.Body).Decode(&e)
+		rc.mu.Lock()
+		rc.got = append(rc.got, e.Type)
+		rc.mu.Unlock()
+	}))
+	t.Cleanup(rc.srv.Close)
+	return rc
+}
+
+func (rc *receiver) events() string {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return strings.Join(rc.got, ",")
+}
+
+func webhookCount(t *testing.T, s *apitest.Server, admin, org string) int {
+	t.Helper()
+	l, err := s.App.ListWebhooks(context.Background(), folio.Caller{UserID: userOf(t, s, admin)}, org, folio.ListOptions{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Count
+}
+
+func TestWebhookPages(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		u, _ := member(t, s, org, folio.RoleAdmin)
+		creator, _ := member(t, s, org, folio.RoleCreate)
+		rc := newReceiver(t)
+		b := signIn(t, s, u.Email)
+		list := "/o/" + org + "/webhooks"
+		b.get(t, list).want(t, 200, "<h1>Webhooks</h1>", "No webhooks yet.", `<label for="wh-url">URL</label>`, "<legend>Events</legend>",
+			`value="member_added"`, `<a href="`+list+`" aria-current="page">Webhooks</a>`)
+
+		b.post(t, list, url.Values{"url": {"not a url"}, "event": {"member_added"}}).want(t, 400, "url must be an absolute http or https URL")
+		b.post(t, list, url.Values{"url": {rc.srv.URL}}).want(t, 400, "events lists 1 to")
+		b.post(t, list, url.Values{"url": {rc.srv.URL}, "event": {"no_such_event"}}).want(t, 400, "no_such_event is not an event type")
+		if n := webhookCount(t, s, admin, org); n != 0 {
+			t.Fatalf("refused forms made %d webhooks", n)
+		}
+		created := b.post(t, list, url.Values{"url": {rc.srv.URL}, "event": {"member_added", "member_removed"}}).
+			want(t, 201, "Copy the secret now", "Signing secret", `value="member_added" checked`, `value="member_removed" checked`)
+		hooks, err := s.App.ListWebhooks(context.Background(), folio.Caller{UserID: u.ID}, org, folio.ListOptions{Limit: 10})
+		if err != nil || len(hooks.Items) != 1 {
+			t.Fatalf("webhooks %v %v", hooks, err)
+		}
+		hook := hooks.Items[0]
+		if m := regexp.MustCompile(`<code class="secret">([0-9a-f]{64})</code>`).FindStringSubmatch(created.Body); m == nil {
+			t.Fatalf("no secret on the created page:\n%s", created.Body)
+		}
+		page := list + "/" + hook.ID
+		b.get(t, list).want(t, 200, `<a href="`+page+`"><code>`+rc.srv.URL+`</code></a>`, "active · 2 event types")
+		if p := b.get(t, page).want(t, 200, "Nothing delivered yet.", "Send a test event"); strings.Contains(p.Body, "Signing secret") {
+			t.Fatal("the secret shows again")
+		}
+
+		b.post(t, page+"/test", nil).redirect(t, page+"?done=tested")
+		b.get(t, page+"?done=tested").want(t, 200, "A test event is on its way", "<strong>webhook_test</strong> <span class=\"badge\">pending</span>")
+		runJobs(t, s)
+		if got := rc.events(); got != "webhook_test" {
+			t.Fatalf("received %q", got)
+		}
+		p := b.get(t, page).want(t, 200, `<span class="badge">delivered</span>`, "HTTP 200", ">Redeliver</button>")
+		d := regexp.MustCompile(`action="` + regexp.QuoteMeta(page) + `/deliveries/([^/]+)/redeliver"`).FindStringSubmatch(p.Body)
+		if d == nil {
+			t.Fatalf("no redeliver form:\n%s", p.Body)
+		}
+		b.post(t, page+"/deliveries/"+d[1]+"/redeliver", nil).redirect(t, page+"?done=redelivered")
+		runJobs(t, s)
+		if got := rc.events(); got != "webhook_test,webhook_test" {
+			t.Fatalf("received %q after redelivering", got)
+		}
+
+		// Update: unsubscribe member_removed, disable.
+		b.post(t, page+"/update", url.Values{"url": {rc.srv.URL}, "event": {"member_added"}}).redirect(t, page+"?done=updated")
+		b.get(t, page).want(t, 200, `<span class="badge">Disabled</span>`, `value="member_added" checked`, `value="member_removed">`)
+		b.post(t, page+"/update", url.Values{"url": {"ftp://x"}, "event": {"member_added"}, "active": {"yes"}}).want(t, 400)
+		b.get(t, page).want(t, 200, `<span class="badge">Disabled</span>`)
+
+		// Someone who is not an admin is offered nothing and refused.
+		cb := signIn(t, s, creator.Email)
+		if p := cb.get(t, "/o/"+org).want(t, 200); strings.Contains(p.Body, ">Webhooks<") || strings.Contains(p.Body, ">Audit log<") {
+			t.Fatal("a creator is offered webhooks or the audit log")
+		}
+		cb.get(t, list).want(t, 403, "only organization admins manage webhooks")
+		cb.get(t, page).want(t, 403)
+		cb.post(t, list, url.Values{"url": {rc.srv.URL}, "event": {"member_added"}}).want(t, 403)
+		cb.post(t, page+"/test", nil).want(t, 403)
+		cb.post(t, page+"/deliveries/"+d[1]+"/redeliver", nil).want(t, 403)
+		cb.post(t, page+"/update", url.Values{"url": {"https://evil.example"}, "event": {"member_added"}, "active": {"yes"}}).want(t, 403)
+		cb.post(t, page+"/delete", url.Values{"confirm": {"yes"}}).want(t, 403)
+		runJobs(t, s)
+		if n, got := webhookCount(t, s, admin, org), rc.events(); n != 1 || got != "webhook_test,webhook_test" {
+			t.Fatalf("refused forms changed things: %d webhooks, received %q", n, got)
+		}
+		if w, _ := s.App.GetWebhook(context.Background(), folio.Caller{UserID: u.ID}, org, hook.ID); w.URL != rc.srv.URL || w.Active {
+			t.Fatalf("a refused update changed the webhook: %+v", w)
+		}
+		// Another organization's admin learns nothing.
+		other, _ := s.Org(t)
+		stranger, _ := member(t, s, other, folio.RoleAdmin)
+		sb := signIn(t, s, stranger.Email)
+		sb.get(t, page).want(t, 404)
+		sb.post(t, page+"/test", nil).want(t, 404)
+		sb.get(t, "/o/"+other+"/webhooks/"+hook.ID).want(t, 404)
+
+		b.post(t, page+"/delete", nil).want(t, 400, "tick the box")
+		b.post(t, page+"/delete", url.Values{"confirm": {"yes"}}).redirect(t, list+"?done=deleted")
+		if n := webhookCount(t, s, admin, org); n != 0 {
+			t.Fatalf("%d webhooks after deleting", n)
+		}
+	})
+}
+
+func TestAuditLogPage(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, _ := s.Org(t)
+		u, _ := member(t, s, org, folio.RoleAdmin)
+		editor, _ := member(t, s, org, folio.RoleEdit)
+		ctx := context.Background()
+		caller := folio.Caller{UserID: u.ID}
+		hookURL, events := "https://example.com/hook", []string{"member_added"}
+		w, _, err := s.App.CreateWebhook(ctx, caller, org, app.WebhookInput{URL: &hookURL, Events: &events})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 30 {
+			u := fmt.Sprintf("https://example.com/hook/%d", i)
+			if _, err := s.App.UpdateWebhook(ctx, caller, org, w.ID, app.WebhookInput{URL: &u}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := signIn(t, s, u.Email)
+		audit := "/o/" + org + "/audit"
+		p := b.get(t, audit).want(t, 200, "<h1>Audit log</h1>", `<label for="f-action">Action</label>`, `<label for="f-from">From</label>`,
+			"webhook.updated", u.DisplayName, `rel="next">Older entries</a>`)
+		if n := strings.Count(p.Body, "<li>\n  <span><strong class=\"action\">"); n != 25 {
+			t.Fatalf("first page shows %d entries, want 25", n)
+		}
+		next := regexp.MustCompile(`<a href="([^"]+)" rel="next">`).FindStringSubmatch(p.Body)[1]
+		p2 := b.get(t, strings.ReplaceAll(next, "&amp;", "&")).want(t, 200, "webhook.created")
+		if strings.Contains(p2.Body, `rel="next"`) {
+			t.Fatal("the last page links to a next one")
+		}
+		// Filters: an action, a target, dates.
+		f := b.get(t, audit+"?action=webhook.created").want(t, 200, "1 entry match", "webhook.created", "Clear the filters")
+		if strings.Contains(f.Body, "webhook.updated") {
+			t.Fatal("the action filter let other actions through")
+		}
+		b.get(t, audit+"?target=nothing-here").want(t, 200, "0 entries match", "No entries match these filters.")
+		today := s.Clock.Now().UTC().Format("2006-01-02")
+		b.get(t, audit+"?action=webhook.created&from="+today+"&to="+today).want(t, 200, "1 entry match")
+		b.get(t, audit+"?from=yesterday").want(t, 400, "from must be a date")
+		b.get(t, audit+"?from="+today+"&to=2000-01-01").want(t, 400, "from must be before to")
+		b.get(t, audit+"?page=garbage").want(t, 400, "the page link is not valid")
+
+		eb := signIn(t, s, editor.Email)
+		eb.get(t, audit).want(t, 403, "only organization admins read the audit log")
+		other, _ := s.Org(t)
+		stranger, _ := member(t, s, other, folio.RoleAdmin)
+		signIn(t, s, stranger.Email).get(t, audit).want(t, 404)
+	})
 }
