@@ -311,3 +311,178 @@ func TestAuditLogPage(t *testing.T) {
 		signIn(t, s, stranger.Email).get(t, audit).want(t, 404)
 	})
 }
+
+const petstore = `openapi: 3.0.3
+info:
+  title: Pets
+  version: "1.0"
+paths:
+  /pets:
+    get:
+      summary: List pets
+      responses:
+        "200":
+          description: The pets
+`
+
+func specCount(t *testing.T, s *apitest.Server, userID, org string) int {
+	t.Helper()
+	l, err := s.App.ListOpenAPISpecs(context.Background(), folio.Caller{UserID: userID}, org, folio.ListOptions{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Count
+}
+
+func TestOpenAPIPages(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		u, _ := member(t, s, org, folio.RoleCreate)
+		reader, _ := member(t, s, org, folio.RoleRead)
+		files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/pets.yaml" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Write([]byte(petstore))
+		}))
+		t.Cleanup(files.Close)
+		b := signIn(t, s, u.Email)
+		list := "/o/" + org + "/openapi"
+		b.get(t, list).want(t, 200, "<h1>OpenAPI specifications</h1>", "No OpenAPI specifications yet.", `<label for="spec-slug">Slug</label>`,
+			`<label for="spec-url">URL of the specification</label>`, `<label for="spec-text">Text of the specification</label>`)
+
+		b.post(t, list, url.Values{"slug": {"bad slug"}, "url": {files.URL + "/pets.yaml"}}).want(t, 400, "slug must be at most")
+		b.post(t, list, url.Values{"slug": {"pets"}, "url": {"ftp://example.com/x"}}).want(t, 400, "source.url must be an absolute http or https URL")
+		b.post(t, list, url.Values{"slug": {"pets"}, "from": {"text"}, "text": {"  "}}).want(t, 400, "source.text must not be empty")
+		if n := specCount(t, s, u.ID, org); n != 0 {
+			t.Fatalf("refused forms made %d specifications", n)
+		}
+
+		spec := list + "/pets"
+		b.post(t, list, url.Values{"slug": {"pets"}, "from": {"url"}, "url": {files.URL + "/pets.yaml"}}).redirect(t, spec+"?done=processing")
+		b.get(t, spec+"?done=processing").want(t, 200, "<h1>pets</h1>", "Waiting to be processed.", `data-progress="`+spec+`/status"`,
+			"No version yet.", "<code>"+files.URL+"/pets.yaml</code>")
+		b.get(t, spec+"/status").want(t, 200, `"state":"pending"`, `"ended":false`)
+		runJobs(t, s)
+		b.get(t, spec+"/status").want(t, 200, `"state":"complete"`, `"text":"Processed."`, `"ended":true`)
+		b.get(t, spec).want(t, 200, "1 version;", "Process again", "Delete the specification")
+		b.get(t, list).want(t, 200, `<a href="`+spec+`"><strong>pets</strong></a>`, "Processed.")
+
+		// Given as text (uploaded or pasted); broken text shows its errors.
+		b.post(t, list, url.Values{"slug": {"broken"}, "from": {"text"}, "text": {"openapi: 3.0.3\ninfo: [not, an, object\n"}}).
+			redirect(t, list+"/broken?done=processing")
+		runJobs(t, s)
+		b.get(t, list+"/broken").want(t, 200, "given as text", "Processed with errors (PARSE_ERROR).", `class="progress-error notice error">`)
+		b.post(t, list+"/broken/source", url.Values{"from": {"text"}, "text": {petstore}}).redirect(t, list+"/broken?done=processing")
+		runJobs(t, s)
+		b.get(t, list+"/broken").want(t, 200, "Processed.", `class="progress-error notice error" hidden>`)
+		b.post(t, spec+"/visibility", url.Values{"visibility": {"public"}}).redirect(t, spec+"?done=updated")
+		b.get(t, spec).want(t, 200, "<dt>Visibility</dt><dd>public</dd>")
+		b.post(t, spec+"/visibility", url.Values{"visibility": {"everyone"}}).want(t, 400)
+
+		// The API's urls.app lands on the page; the old link redirects.
+		var v struct{ URLs struct{ App string } }
+		s.Do(t, admin, "GET", "/v1/orgs/"+org+"/openapi/pets", nil).WantStatus(t, 200).JSON(t, &v)
+		if v.URLs.App != apitest.PublicURL+spec {
+			t.Fatalf("urls.app %q", v.URLs.App)
+		}
+		b.get(t, strings.TrimPrefix(v.URLs.App, apitest.PublicURL)).want(t, 200, "<h1>pets</h1>")
+		b.get(t, "/openapi/pets").redirect(t, spec)
+		b.get(t, "/openapi/nothing").want(t, 404)
+
+		// A reader sees the specifications, is offered no change and is refused one.
+		rb := signIn(t, s, reader.Email)
+		rp := rb.get(t, list).want(t, 200, "<strong>pets</strong>")
+		if strings.Contains(rp.Body, "Add a specification") {
+			t.Fatal("a reader is offered adding a specification")
+		}
+		if p := rb.get(t, spec).want(t, 200, "1 version;"); strings.Contains(p.Body, "Process again") || strings.Contains(p.Body, "Delete the specification") {
+			t.Fatal("a reader is offered changes")
+		}
+		rb.post(t, list, url.Values{"slug": {"mine"}, "url": {files.URL + "/pets.yaml"}}).want(t, 403, "you cannot change this organization&#39;s OpenAPI specifications")
+		rb.post(t, spec+"/source", url.Values{"url": {files.URL + "/other.yaml"}}).want(t, 403)
+		rb.post(t, spec+"/visibility", url.Values{"visibility": {"private"}}).want(t, 403)
+		rb.post(t, spec+"/delete", url.Values{"confirm": {"yes"}}).want(t, 403)
+		if n := specCount(t, s, u.ID, org); n != 2 {
+			t.Fatalf("%d specifications after refused forms", n)
+		}
+		if sv, _ := s.App.GetOpenAPISpec(context.Background(), folio.Caller{UserID: u.ID}, org, "pets"); sv.Visibility != "public" || sv.SourceURL != files.URL+"/pets.yaml" {
+			t.Fatalf("refused forms changed the specification: %+v", sv)
+		}
+		// Another organization's member learns nothing.
+		other, _ := s.Org(t)
+		stranger, _ := member(t, s, other, folio.RoleAdmin)
+		sb := signIn(t, s, stranger.Email)
+		sb.get(t, spec).want(t, 404)
+		sb.get(t, spec+"/status").want(t, 404)
+		sb.get(t, "/openapi/pets").want(t, 404)
+
+		b.post(t, spec+"/delete", nil).want(t, 400, "tick the box")
+		b.post(t, spec+"/delete", url.Values{"confirm": {"yes"}}).redirect(t, list+"?done=deleted")
+		b.get(t, spec).want(t, 404)
+	})
+}
+
+func TestTranslationPages(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		sp := space(t, s, org, admin, "Handbook", "# Start\n\nHello.\n")
+		u, _ := member(t, s, org, folio.RoleCreate)
+		editor, _ := member(t, s, org, folio.RoleEdit)
+		b := signIn(t, s, u.Email)
+		list := "/o/" + org + "/translations"
+		b.get(t, list).want(t, 200, "<h1>Translations</h1>", "No translations yet.", `<label for="tr-space">Space to translate</label>`,
+			`<option value="`+sp+`">Handbook</option>`)
+		count := func() int {
+			l, err := s.App.ListTranslations(context.Background(), folio.Caller{UserID: u.ID}, org, folio.ListOptions{Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l.Count
+		}
+		b.post(t, list, url.Values{"space": {sp}, "source_language": {"en"}, "language": {"en"}}).want(t, 400, "language must differ")
+		b.post(t, list, url.Values{"space": {sp}, "source_language": {"en"}, "language": {"klingon"}}).want(t, 400, "language must be one of")
+		b.post(t, list, url.Values{"space": {"nope"}, "source_language": {"en"}, "language": {"fr"}}).want(t, 400, "source space nope not found")
+		if n := count(); n != 0 {
+			t.Fatalf("refused forms made %d translations", n)
+		}
+		p := b.post(t, list, url.Values{"space": {sp}, "source_language": {"en"}, "language": {"fr"}}).want(t, 303)
+		page := strings.TrimSuffix(p.Header.Get("Location"), "?done=created")
+		b.get(t, page).want(t, 200, "Handbook: en → fr", "Not run yet.", "made by the first run", "Run the translation")
+		b.post(t, page+"/run", nil).redirect(t, page+"?done=running")
+		b.get(t, page+"?done=running").want(t, 200, "The translation run is queued", "Run queued: waiting for its turn.", `data-progress="`+page+`/status"`)
+		b.get(t, page+"/status").want(t, 200, `"state":"queued"`, `"ended":false`)
+		runJobs(t, s) // no translation engine on the test server: the run fails and says why
+		b.get(t, page+"/status").want(t, 200, `"ended":true`, "no translation engine is configured")
+		b.get(t, page).want(t, 200, "The last run failed.", "no translation engine is configured", "<dt>Runs</dt><dd>1</dd>")
+		b.get(t, list).want(t, 200, "Handbook</strong>: en → fr", "The last run failed.")
+
+		eb := signIn(t, s, editor.Email)
+		if p := eb.get(t, page).want(t, 200, "Handbook: en → fr"); strings.Contains(p.Body, "Run the translation") {
+			t.Fatal("an editor is offered running the translation")
+		}
+		if p := eb.get(t, list).want(t, 200); strings.Contains(p.Body, "New translation") {
+			t.Fatal("an editor is offered creating a translation")
+		}
+		eb.post(t, list, url.Values{"space": {sp}, "source_language": {"en"}, "language": {"de"}}).want(t, 403, "you cannot change this organization&#39;s translations")
+		eb.post(t, page+"/run", nil).want(t, 403)
+		eb.post(t, page+"/delete", url.Values{"confirm": {"yes"}}).want(t, 403)
+		if n := count(); n != 1 {
+			t.Fatalf("%d translations after refused forms", n)
+		}
+		if n, _ := s.Jobs.RunDue(context.Background()); n != 0 {
+			t.Fatalf("a refused run queued %d jobs", n)
+		}
+		other, _ := s.Org(t)
+		stranger, _ := member(t, s, other, folio.RoleAdmin)
+		sb := signIn(t, s, stranger.Email)
+		sb.get(t, page).want(t, 404)
+		sb.post(t, page+"/run", nil).want(t, 404)
+
+		b.post(t, page+"/delete", url.Values{"confirm": {"yes"}}).redirect(t, list+"?done=deleted")
+		if n := count(); n != 0 {
+			t.Fatalf("%d translations after deleting", n)
+		}
+	})
+}
