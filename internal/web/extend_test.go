@@ -486,3 +486,95 @@ func TestTranslationPages(t *testing.T) {
 		}
 	})
 }
+
+func TestIntegrationPages(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, admin := s.Org(t)
+		sp := space(t, s, org, admin, "Handbook", "")
+		var site struct{ ID string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/sites", map[string]any{"title": "Public docs"}).WantStatus(t, 201).JSON(t, &site)
+		var pub struct{ URLs struct{ App string } }
+		s.Do(t, admin, "POST", "/v1/integrations/web-hello", map[string]any{"runtime": "v2", "title": "Hello", "description": "Says hello",
+			"scopes": []string{"space:content:read"}, "organization": org, "previewImages": []string{}, "target": "all", "visibility": "public",
+			"script": "export default {fetch: async () => new Response('hi')};"}).WantStatus(t, 200).JSON(t, &pub)
+		u, _ := member(t, s, org, folio.RoleAdmin)
+		editor, _ := member(t, s, org, folio.RoleEdit)
+		b := signIn(t, s, u.Email)
+		list := "/o/" + org + "/integrations"
+		page := list + "/web-hello"
+		b.get(t, list).want(t, 200, "<h1>Integrations</h1>", "Nothing installed.", `<label for="int-q">Search integrations</label>`,
+			`<a href="`+page+`"><strong>Hello</strong></a>`)
+		b.get(t, list+"?q=nothing-like-it").want(t, 200, "No integrations match")
+		b.get(t, page).want(t, 200, "<h1>Hello</h1>", "not installed", ">Install in ")
+
+		status := func() string {
+			st, err := s.App.OrganizationInstallationStatus(context.Background(), folio.Caller{UserID: u.ID}, org, "web-hello")
+			if folio.KindOf(err) == folio.NotFound {
+				return "none"
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+		// An editor may not install.
+		eb := signIn(t, s, editor.Email)
+		if p := eb.get(t, page).want(t, 200, "not installed"); strings.Contains(p.Body, ">Install in ") {
+			t.Fatal("an editor is offered installing")
+		}
+		eb.post(t, page+"/install", nil).want(t, 403, "only organization admins install integrations")
+		if st := status(); st != "none" {
+			t.Fatalf("a refused install installed: %s", st)
+		}
+
+		b.post(t, page+"/install", nil).redirect(t, page+"?done=installed")
+		b.get(t, page+"?done=installed").want(t, 200, "Installed.", "installed (active)", `<label for="int-config">Configuration (a JSON object)</label>`,
+			`<option value="`+sp+`">Handbook</option>`, `<option value="`+site.ID+`">Public docs</option>`, "Installed on no space or site yet.")
+		b.get(t, list).want(t, 200, `<a href="`+page+`"><strong>Hello</strong></a>`+"\n"+`<span class="badge">active</span>`)
+
+		b.post(t, page+"/configure", url.Values{"configuration": {"{not json"}}).want(t, 400, "must be a JSON object")
+		b.post(t, page+"/configure", url.Values{"configuration": {"[1, 2]"}}).want(t, 400, "must be a JSON object")
+		b.post(t, page+"/configure", url.Values{"configuration": {`{"greeting": "bonjour"}`}}).redirect(t, page+"?done=updated")
+		b.get(t, page).want(t, 200, "&#34;greeting&#34;: &#34;bonjour&#34;")
+		b.post(t, page+"/targets", url.Values{"kind": {"space"}, "target": {sp}}).redirect(t, page+"?done=target-added")
+		b.post(t, page+"/targets", url.Values{"kind": {"site"}, "target": {site.ID}}).redirect(t, page+"?done=target-added")
+		p := b.get(t, page).want(t, 200, `space: <a href="/s/`+sp+`">Handbook</a>`, "site: Public docs", `aria-label="Remove from Handbook"`)
+		if strings.Contains(p.Body, `<option value="`+sp+`">`) {
+			t.Fatal("the space it is installed on is offered again")
+		}
+		b.post(t, page+"/targets", url.Values{"kind": {"space"}, "target": {"no-such-space"}}).want(t, 404)
+
+		// The editor sees it installed, manages nothing, and is refused.
+		if p := eb.get(t, page).want(t, 200, "installed (active)"); strings.Contains(p.Body, "int-config") || strings.Contains(p.Body, "Uninstall") {
+			t.Fatal("an editor is offered managing the installation")
+		}
+		eb.post(t, page+"/configure", url.Values{"configuration": {`{"greeting": "evil"}`}}).want(t, 403)
+		eb.post(t, page+"/untarget", url.Values{"kind": {"space"}, "target": {sp}}).want(t, 403)
+		eb.post(t, page+"/uninstall", url.Values{"confirm": {"yes"}}).want(t, 403)
+		b.get(t, page).want(t, 200, "&#34;greeting&#34;: &#34;bonjour&#34;", `space: <a href="/s/`+sp+`">Handbook</a>`)
+		// Another organization's admin learns nothing of this installation.
+		other, _ := s.Org(t)
+		stranger, _ := member(t, s, other, folio.RoleAdmin)
+		sb := signIn(t, s, stranger.Email)
+		sb.get(t, page).want(t, 404)
+		sb.post(t, page+"/uninstall", url.Values{"confirm": {"yes"}}).want(t, 404)
+
+		// urls.app lands on the page in the organization it is installed in.
+		path := strings.TrimPrefix(pub.URLs.App, apitest.PublicURL)
+		if path != "/integrations/web-hello" {
+			t.Fatalf("urls.app %q", pub.URLs.App)
+		}
+		b.get(t, path).redirect(t, page)
+		sb.get(t, path).redirect(t, "/o/"+other+"/integrations/web-hello")
+		newBrowser(s).get(t, path).redirect(t, "/signin?next=%2Fintegrations%2Fweb-hello")
+
+		b.post(t, page+"/untarget", url.Values{"kind": {"space"}, "target": {sp}}).redirect(t, page+"?done=target-remove")
+		b.get(t, page).want(t, 200, `<option value="`+sp+`">Handbook</option>`)
+		b.post(t, page+"/uninstall", nil).want(t, 400, "tick the box")
+		b.post(t, page+"/uninstall", url.Values{"confirm": {"yes"}}).redirect(t, list+"?done=uninstalled")
+		if st := status(); st != "none" {
+			t.Fatalf("status after uninstalling: %s", st)
+		}
+		b.get(t, list+"?done=uninstalled").want(t, 200, "Uninstalled.", "Nothing installed.")
+	})
+}
