@@ -34,10 +34,9 @@ func (a *App) TestWebhook(ctx context.Context, caller folio.Caller, orgID, id fo
 		if err := store.CreateDelivery(ctx, tx, d); err != nil {
 			return err
 		}
-		if err := queueDelivery(ctx, tx, d.ID, tx.Now); err != nil {
-			return err
-		}
-		return audit(ctx, tx, caller, orgID, "webhook.tested", "webhook", w.ID, map[string]any{"delivery": d.ID})
+		// Not in the audit log, as redelivering is not: the webhook and
+		// its target do not change.
+		return queueDelivery(ctx, tx, d.ID, tx.Now)
 	})
 	return d, err
 }

@@ -11,21 +11,21 @@ import (
 // auditView is an organization's audit log (admins): the API's filters
 // (actor, action, target, from, to) and one bounded page of entries.
 type auditView struct {
-	Frame                   *orgFrame
-	Actor, Action, Target   string
-	From, To                string // yyyy-mm-dd
-	Entries                 []auditRow
-	Count                   int
-	Next                    string
-	Filtered                bool
-	ClearHref               string
+	Frame                 *orgFrame
+	Actor, Action, Target string
+	From, To              string // yyyy-mm-dd
+	Entries               []auditRow
+	Count                 int
+	Next                  string
+	Filtered              bool
+	ClearHref             string
 }
 
 type auditRow struct {
-	When                         time.Time
-	Actor, Action, Target        string
-	TargetType, Fields, Request  string
-	Address                      string
+	When                        time.Time
+	Actor, Action, Target       string
+	TargetType, Fields, Request string
+	Address                     string
 }
 
 func (h *Handler) auditLog(w http.ResponseWriter, r *http.Request, q *req) error {

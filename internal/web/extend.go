@@ -90,9 +90,12 @@ func writeProgress(w http.ResponseWriter, p progress) error {
 	return json.NewEncoder(w).Encode(p)
 }
 
-// progressScript is the page assets of a page showing live progress.
-func progressScript() pageAssets {
-	return pageAssets{Scripts: []string{assetsByKey["progress.js"].url}}
+// renderLive renders a page showing live progress: with
+// static/progress.js, and a policy that lets it fetch the status routes
+// (same origin only).
+func (h *Handler) renderLive(w http.ResponseWriter, name string, q *req, title string, data any) {
+	w.Header().Set("Content-Security-Policy", h.csp()+"; connect-src 'self'")
+	h.renderPage(w, http.StatusOK, name, q, title, data, pageAssets{Scripts: []string{assetsByKey["progress.js"].url}})
 }
 
 // seeOther redirects after a form, with a notice key in the query.

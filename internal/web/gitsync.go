@@ -66,7 +66,7 @@ func (h *Handler) gitPage(w http.ResponseWriter, r *http.Request, q *req) error 
 		return err
 	}
 	v.Body = b
-	h.renderPage(w, http.StatusOK, "gitsync", q, "Git sync · "+v.Space.Title, v, progressScript())
+	h.renderLive(w, "gitsync", q, "Git sync · "+v.Space.Title, v)
 	return nil
 }
 

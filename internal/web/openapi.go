@@ -86,7 +86,7 @@ func (h *Handler) openAPIList(w http.ResponseWriter, r *http.Request, q *req) er
 		row.P.Href = row.Href + "/status"
 		v.Specs = append(v.Specs, row)
 	}
-	h.renderPage(w, http.StatusOK, "openapi", q, "OpenAPI · "+f.Org.Title, v, progressScript())
+	h.renderLive(w, "openapi", q, "OpenAPI · "+f.Org.Title, v)
 	return nil
 }
 
@@ -136,7 +136,7 @@ func (h *Handler) openAPISpec(w http.ResponseWriter, r *http.Request, q *req) er
 	v := openAPISpecPage{Frame: f, Spec: *s, Href: f.Href + "/openapi/" + s.Slug, P: openAPIProgress(&s.OpenAPISpec),
 		Versions: l.Items, Count: l.Count, Next: nextHref(r, l.Next), Notice: noticeOf(r)}
 	v.P.Href = v.Href + "/status"
-	h.renderPage(w, http.StatusOK, "openapispec", q, s.Slug+" · OpenAPI · "+f.Org.Title, v, progressScript())
+	h.renderLive(w, "openapispec", q, s.Slug+" · OpenAPI · "+f.Org.Title, v)
 	return nil
 }
 

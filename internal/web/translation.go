@@ -103,7 +103,7 @@ func (h *Handler) translationList(w http.ResponseWriter, r *http.Request, q *req
 			v.Spaces = append(v.Spaces, choice{Label: s.Title, Href: s.ID})
 		}
 	}
-	h.renderPage(w, http.StatusOK, "translations", q, "Translations · "+f.Org.Title, v, progressScript())
+	h.renderLive(w, "translations", q, "Translations · "+f.Org.Title, v)
 	return nil
 }
 
@@ -139,7 +139,7 @@ func (h *Handler) translationPage(w http.ResponseWriter, r *http.Request, q *req
 		v.ResultHref = "/s/" + t.ResultSpace
 	}
 	v.P.Href = v.Href + "/status"
-	h.renderPage(w, http.StatusOK, "translation", q, "Translation · "+f.Org.Title, v, progressScript())
+	h.renderLive(w, "translation", q, "Translation · "+f.Org.Title, v)
 	return nil
 }
 
