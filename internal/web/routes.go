@@ -46,4 +46,5 @@ func (h *Handler) routes() {
 	h.handle("POST /s/{space}/~/comments", signedIn, h.postComment)
 	h.ssoRoutes()
 	h.peopleRoutes()
+	h.extendRoutes()
 }
