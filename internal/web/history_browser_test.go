@@ -1,12 +1,14 @@
 package web_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
 )
 
@@ -68,6 +70,28 @@ func TestHistoryInBrowser(t *testing.T) {
 		if got := f.text(t, ""); !strings.Contains(got, "Old line.") || strings.Contains(got, "New line.") {
 			t.Fatalf("after restoring in the browser: %s", got)
 		}
+
+		// A change request that clashes with main: Update from main shows
+		// the conflict; taking main's version resolves it; then archive it.
+		if _, err := s.App.CreateChangeRequest(context.Background(), f.writerCall, f.space, folio.NewChangeRequest{Subject: "Reword"}); err != nil {
+			t.Fatal(err)
+		}
+		f.save(t, "1", "Keep this.", "Old line, reworded here.", "Gone line.")
+		f.save(t, "", "Keep this.", "Old line, reworded in main.", "Gone line.")
+		run(chromedp.Navigate(s.URL+sp+"/~/changes/1"), chromedp.WaitVisible(`//button[.="Update from main"]`),
+			chromedp.Click(`//button[.="Update from main"]`), chromedp.WaitVisible(`//h1[contains(., "conflicts")]`))
+		if m := text("main"); !strings.Contains(m, "Old line, reworded here.") || !strings.Contains(m, "Old line, reworded in main.") {
+			t.Fatalf("the conflicts view lacks a side: %q", m)
+		}
+		v.check("history-conflicts")
+		run(chromedp.Click(`//button[starts-with(., "Use main")]`), chromedp.WaitVisible(`//h1[contains(., "Reword")]`),
+			chromedp.Click(`//button[.="Update from main"]`), chromedp.WaitNotPresent(`//button[.="Update from main"]`),
+			chromedp.WaitVisible(`//button[.="Archive"]`))
+		if m := text("main"); strings.Contains(m, "Update from main") {
+			t.Fatalf("still outdated after resolving: %q", m)
+		}
+		run(chromedp.Click(`//button[.="Archive"]`), chromedp.WaitVisible(`//button[.="Reopen"]`))
+		v.check("history-cr-archived")
 
 		// Drag Extra onto the upper part of Guide: it moves before it. The
 		// drag is HTML5 events dispatched in the page (headless Chromium's
