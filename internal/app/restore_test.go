@@ -125,5 +125,18 @@ func TestRestorePage(t *testing.T) {
 		if !strings.Contains(text(""), "The second version.") {
 			t.Fatalf("the deleted page is not back: %s", text(""))
 		}
+
+		// A locked space refuses restores, live or in change requests.
+		s.Do(t, admin, "PATCH", "/v1/spaces/"+sp.ID, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
+		live = current()
+		for _, in := range []app.RestorePageInput{{Revision: first, Page: page}, {Revision: first, Page: page, ChangeRequest: res.ChangeRequest.ID},
+			{Revision: first, Page: page, NewChangeRequest: &folio.NewChangeRequest{}}} {
+			if _, err := s.App.RestorePage(ctx, writer, sp.ID, in); folio.KindOf(err) != folio.Forbidden {
+				t.Fatalf("restore %+v in a locked space: %v", in, err)
+			}
+		}
+		if current() != live {
+			t.Fatal("a refused restore changed the locked space")
+		}
 	})
 }

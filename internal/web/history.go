@@ -53,7 +53,7 @@ type compareView struct {
 // documents, its blocks marked added, removed, changed or kept.
 type pageDiff struct {
 	ID, Kind, Title, Summary string
-	Href                     string // the page as it was in the newer side, "" when removed
+	Href, HrefLabel          string // the page as it was in the "to" revision (the "from" one when removed)
 	Blocks                   []cmpBlock
 }
 
@@ -153,8 +153,9 @@ func (h *Handler) pageDiffs(r *http.Request, q *req, spaceHref string, a, b *app
 				continue
 			}
 		}
-		if c.Kind != content.Removed {
-			pd.Href = spaceHref + "/~/revisions/" + b.Revision.ID + "/pages/" + c.PageID
+		pd.Href, pd.HrefLabel = spaceHref+"/~/revisions/"+b.Revision.ID+"/pages/"+c.PageID, "This page as it was in the “to” revision"
+		if c.Kind == content.Removed {
+			pd.Href, pd.HrefLabel = spaceHref+"/~/revisions/"+a.Revision.ID+"/pages/"+c.PageID, "This page as it was in the “from” revision"
 		}
 		var before, after *content.Document
 		var err error
@@ -245,6 +246,7 @@ type revisionPageView struct {
 	Emoji    string
 	HTML     template.HTML
 	Empty    bool
+	Group    bool
 	// Restore form: offered to editors of an unlocked space.
 	CanRestore  bool
 	RestoreHref string
@@ -286,8 +288,8 @@ func (h *Handler) revisionPage(w http.ResponseWriter, r *http.Request, q *req) e
 			}
 		}
 	}
-	pv.Empty = pv.HTML == ""
-	pv.LockedNote = v.Locked && v.Perms.Edit
+	pv.Empty, pv.Group = pv.HTML == "", n.Page.Type == content.PageGroup
+	pv.LockedNote = v.Locked && v.Space.CallerRole.AtLeast(folio.RoleEdit)
 	if v.CanEdit && n.Page.Type == content.PageDocument {
 		pv.CanRestore = true
 		pv.RestoreHref = r.URL.Path + "/restore"

@@ -176,6 +176,17 @@ func TestRestoreVersion(t *testing.T) {
 			t.Fatal("restoring the live version again is offered")
 		}
 		w.post(t, old+"/restore", url.Values{"into": {"live"}}).want(t, 400, "nothing to restore")
+		// A locked space offers no restore and refuses one.
+		s.Do(t, f.admin, "PATCH", "/v1/spaces/"+f.space, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
+		p = w.get(t, sp+"/~/revisions/"+f.edited+"/pages/"+f.page).want(t, 200, "This space is locked: unlock it to restore pages.")
+		if strings.Contains(p.Body, "Restore this version") {
+			t.Fatal("a locked space offers to restore")
+		}
+		rev = f.current(t)
+		w.post(t, sp+"/~/revisions/"+f.edited+"/pages/"+f.page+"/restore", url.Values{"into": {"cr"}, "cr": {"1"}}).want(t, 403, "locked")
+		if f.current(t) != rev {
+			t.Fatal("a refused restore changed the locked space")
+		}
 	})
 }
 
@@ -363,6 +374,12 @@ func TestMovePageByDrop(t *testing.T) {
 			`<i data-id="`+id["Two"]+`" data-href="/s/`+sp+`/two"></i>`)
 		if !strings.Contains(p.Body, `<script src="/assets/tree.`) {
 			t.Fatal("the space page does not load tree.js")
+		}
+		// The page menu's Move form does the same from the keyboard.
+		p.want(t, 200, `<form method="post" action="/s/`+sp+`/~/pages/`+id["One"]+`/move" class="stack move-to">`,
+			`<label for="move-position">Move this page</label>`, `<option value="`+id["Two"]+`">Two</option>`)
+		if strings.Contains(p.Body, `<option value="`+id["One"]+`">`) {
+			t.Fatal("a page is offered as a place to move itself")
 		}
 		move := func(page, target, position string) page {
 			return b.post(t, "/s/"+sp+"/~/pages/"+id[page]+"/move", url.Values{"target": {id[target]}, "position": {position}, "current": {id["One"]}})

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/foliodocs/folio"
 )
@@ -60,4 +61,23 @@ func (h *Handler) movePageTo(w http.ResponseWriter, r *http.Request, q *req) err
 	}
 	http.Redirect(w, r, back, http.StatusSeeOther)
 	return nil
+}
+
+// MoveTargets lists the pages of the tree shown beside the page (indented
+// by depth), but the page itself, for the page menu's "Move to" form:
+// the keyboard's way to do what dragging does.
+func (v *spaceView) MoveTargets() []pageOption {
+	var out []pageOption
+	var walk func(items []*pageItem, depth int)
+	walk = func(items []*pageItem, depth int) {
+		for _, it := range items {
+			if v.Page != nil && it.ID == v.Page.ID {
+				continue // nor its subpages: it cannot move into them
+			}
+			out = append(out, pageOption{ID: it.ID, Title: strings.Repeat("– ", depth) + it.Title})
+			walk(it.Children, depth+1)
+		}
+	}
+	walk(v.Tree, 0)
+	return out
 }
