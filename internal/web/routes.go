@@ -47,4 +47,5 @@ func (h *Handler) routes() {
 	h.ssoRoutes()
 	h.peopleRoutes()
 	h.extendRoutes()
+	h.historyRoutes()
 }
