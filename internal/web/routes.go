@@ -45,4 +45,5 @@ func (h *Handler) routes() {
 	h.handle("GET /s/{space}/~/comments", signedIn, h.comments)
 	h.handle("POST /s/{space}/~/comments", signedIn, h.postComment)
 	h.ssoRoutes()
+	h.sitesRoutes()
 }
