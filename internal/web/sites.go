@@ -395,11 +395,14 @@ func (h *Handler) siteAction(w http.ResponseWriter, r *http.Request, q *req) err
 	case "title":
 		_, err = h.app.UpdateSite(ctx, q.caller, orgID, siteID, &folio.SiteUpdate{Title: folio.Some(form("title"))})
 	case "visibility":
-		vis := form("visibility")
-		var s *folio.SiteView
-		if s, err = h.app.UpdateSite(ctx, q.caller, orgID, siteID, &folio.SiteUpdate{Visibility: folio.Some(vis)}); err == nil &&
-			s.Visibility == folio.VisibilityVisitorAuth {
-			// The key is made on first use; show it now, once.
+		var before, s *folio.SiteView
+		if before, err = h.app.GetSite(ctx, q.caller, orgID, siteID); err != nil {
+			break
+		}
+		if s, err = h.app.UpdateSite(ctx, q.caller, orgID, siteID, &folio.SiteUpdate{Visibility: folio.Some(form("visibility"))}); err == nil &&
+			s.Visibility == folio.VisibilityVisitorAuth && before.Visibility != s.Visibility {
+			// The key is made on first use: show it as the site turns to
+			// visitor authentication, once.
 			var auth *folio.SitePublishingAuth
 			if auth, err = h.app.GetSitePublishingAuth(ctx, q.caller, orgID, siteID); err == nil {
 				key = auth.PrivateKey
