@@ -76,7 +76,6 @@ func newSite(t *testing.T, b *browser, org, title string, spaces ...string) stri
 	return strings.TrimPrefix(loc, "/o/"+org+"/sites/")
 }
 
-
 // items maps the titles of a site page's structure items to their kind
 // and id, as the page names them.
 func items(t *testing.T, s *apitest.Server, user folio.ID, org, id string) map[string][2]string {
