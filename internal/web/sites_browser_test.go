@@ -77,6 +77,21 @@ func TestSitesInBrowser(t *testing.T) {
 		if got := structureOf(t, s, u.ID, org, siteIDOf(t, s, u.ID, org)); got != "Guide*[Guide*,API reference] Help[FAQ*] News[Changelog*]" {
 			t.Fatalf("structure %s", got)
 		}
+		// Drag and drop (synthetic drag events): News onto the top half of
+		// Help moves it before Help.
+		id := siteIDOf(t, s, u.ID, org)
+		it := items(t, s, u.ID, org, id)
+		run(chromedp.Evaluate(`(() => {
+			const from = document.getElementById("item-`+it["section News"][1]+`"), to = document.getElementById("item-`+it["section Help"][1]+`");
+			const dt = new DataTransfer(), r = to.querySelector(".site-item-head").getBoundingClientRect();
+			const at = {bubbles: true, cancelable: true, dataTransfer: dt, clientX: r.left + 5, clientY: r.top + 2};
+			from.dispatchEvent(new DragEvent("dragstart", at));
+			to.dispatchEvent(new DragEvent("dragover", at));
+			to.dispatchEvent(new DragEvent("drop", at));
+		})()`, nil), chromedp.WaitVisible(`//p[@role="status"][.="Moved."]`))
+		if got := structureOf(t, s, u.ID, org, id); got != "Guide*[Guide*,API reference] News[Changelog*] Help[FAQ*]" {
+			t.Fatalf("after drag and drop: %s", got)
+		}
 		// Publish it, as a share-link site.
 		run(chromedp.Click(`//button[.="Publish"]`), chromedp.WaitVisible(`//p[@role="status"][contains(., "The site is published.")]`))
 		run(chromedp.Click(`input[name="visibility"][value="share-link"]`, chromedp.ByQuery), chromedp.Click(`//button[.="Save visibility"]`),
