@@ -384,7 +384,7 @@ func TestSiteFormsRefusedToNonManagers(t *testing.T) {
 		if strings.Contains(lp.Body, "Create site") {
 			t.Fatal("an editor is offered Create site")
 		}
-		p := eb.get(t, page).want(t, 200, "<h1>Docs</h1>", "Guide", "API", "<code>/old</code>")
+		p := eb.get(t, page).want(t, 200, "<h1>Docs</h1>", "Guide", "API", "<code>/old</code>", "Share links: only whoever holds a link")
 		for _, control := range []string{"publish", "visibility", "space", "section", "move", "remove", "link", "revoke",
 			"redirect", "unredirect", "schema", "domain", "customize"} {
 			if strings.Contains(p.Body, page+"/"+control) {
