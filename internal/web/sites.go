@@ -33,6 +33,7 @@ type sitesView struct {
 	Spaces []folio.SpaceView // what a new site may publish
 	Error  string
 	Title  string // the title sent, when the form is shown again
+	Notice string
 }
 
 type siteRow struct {
@@ -44,6 +45,9 @@ func (h *Handler) sitesList(w http.ResponseWriter, r *http.Request, q *req) erro
 	v, err := h.sitesData(r.Context(), q, r.PathValue("org"))
 	if err != nil {
 		return err
+	}
+	if r.URL.Query().Get("deleted") != "" {
+		v.Notice = "The site was deleted: its URLs answer 404."
 	}
 	h.renderPage(w, http.StatusOK, "sites", q, "Sites · "+v.Frame.Org.Title, v, sitesAssets())
 	return nil
@@ -374,6 +378,8 @@ func (v *siteView) find(kind, id string) (*siteItem, []*siteItem) {
 	return walk(v.Items)
 }
 
+var errSiteGone = folio.Errorf(folio.NotFound, "site not found")
+
 // errNoItem answers a form naming nothing of the site.
 var errNoItem = folio.Errorf(folio.NotFound, "that is not part of the site")
 
@@ -478,6 +484,19 @@ func (h *Handler) siteAction(w http.ResponseWriter, r *http.Request, q *req) err
 		_, err = h.app.SetAdaptiveSchema(ctx, q.caller, orgID, siteID, json.RawMessage(f.Get("schema")))
 	case "domain":
 		err = h.setDomain(ctx, q, orgID, siteID, form("hostname"), form("basename"), form("proxy"))
+	case "delete":
+		if f.Get("confirm") != "yes" {
+			err = folio.FieldErrorf("confirm", "tick the box to confirm that the site goes")
+			break
+		}
+		var existed bool
+		if existed, err = h.app.DeleteSite(ctx, q.caller, orgID, siteID); err == nil && !existed {
+			err = errSiteGone
+		}
+		if err == nil {
+			http.Redirect(w, r, "/o/"+orgID+"/sites?deleted=1", http.StatusSeeOther)
+			return nil
+		}
 	default:
 		return folio.Errorf(folio.NotFound, "page not found")
 	}

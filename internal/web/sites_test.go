@@ -209,6 +209,13 @@ func TestSitesListAndStructureForms(t *testing.T) {
 		if got := siteOf(t, s, u.ID, org, id).Title; got != "Handbook" {
 			t.Fatalf("title %q", got)
 		}
+		// Delete: only with the box ticked.
+		b.post(t, page+"/delete", nil).want(t, 400, "tick the box")
+		siteOf(t, s, u.ID, org, id)
+		b.post(t, page+"/delete", url.Values{"confirm": {"yes"}}).redirect(t, "/o/"+org+"/sites?deleted=1")
+		b.get(t, "/o/"+org+"/sites?deleted=1").want(t, 200, "The site was deleted", "No sites yet")
+		b.get(t, page).want(t, 404)
+		b.post(t, page+"/publish", nil).want(t, 404)
 	})
 }
 
@@ -386,7 +393,7 @@ func TestSiteFormsRefusedToNonManagers(t *testing.T) {
 		}
 		p := eb.get(t, page).want(t, 200, "<h1>Docs</h1>", "Guide", "API", "<code>/old</code>", "Share links: only whoever holds a link")
 		for _, control := range []string{"publish", "visibility", "space", "section", "move", "remove", "link", "revoke",
-			"redirect", "unredirect", "schema", "domain", "customize"} {
+			"redirect", "unredirect", "schema", "domain", "customize", "delete"} {
 			if strings.Contains(p.Body, page+"/"+control) {
 				t.Fatalf("an editor is offered %q", control)
 			}
@@ -416,6 +423,7 @@ func TestSiteFormsRefusedToNonManagers(t *testing.T) {
 			{"adaptive", url.Values{"enabled": {"on"}}},
 			{"schema", url.Values{"schema": {`{"type": "object"}`}}},
 			{"domain", url.Values{"hostname": {"docs.example.com"}}},
+			{"delete", url.Values{"confirm": {"yes"}}},
 		}
 		for _, f := range forged {
 			eb.post(t, page+"/"+f.action, f.form).want(t, 403, "only members with the create role or higher can manage sites")
