@@ -107,7 +107,7 @@ func shownInForm(err error) bool {
 }
 
 func sitesAssets() pageAssets {
-	return pageAssets{Scripts: []string{assetsByKey["sites.js"].url}}
+	return pageAssets{Scripts: []string{assetsByKey["copy.js"].url, assetsByKey["sites.js"].url}}
 }
 
 // sitePublished is the published URL of a site, as the API's

@@ -219,7 +219,7 @@ func TestSitesListAndStructureForms(t *testing.T) {
 	})
 }
 
-var keyRE = regexp.MustCompile(`id="visitor-key" readonly value="([0-9a-f]{64})"`)
+var keyRE = regexp.MustCompile(`<code id="visitor-key">([0-9a-f]{64})</code>`)
 
 func TestSiteVisibilityShareLinksAndVisitorKey(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
@@ -248,8 +248,8 @@ func TestSiteVisibilityShareLinksAndVisitorKey(t *testing.T) {
 		}
 		l := links.Items[0]
 		shared := apitest.PublicURL + "/sites/" + id + "?shareKey=" + url.QueryEscape(l.Key)
-		b.get(t, page).want(t, 200, "Partners", `<input id="link-`+l.ID+`" readonly value="`+shared+`"`,
-			`<button type="button" class="copy" data-copy="link-`+l.ID+`" hidden>Copy</button>`)
+		b.get(t, page).want(t, 200, "Partners", `<code id="link-`+l.ID+`">`+shared+`</code>`,
+			`<button type="button" class="copy" data-copy="link-`+l.ID+`" aria-label="Copy the URL of Partners" hidden>Copy</button>`)
 		reader := newBrowser(s)
 		reader.get(t, strings.TrimPrefix(shared, apitest.PublicURL)).want(t, 200, "Hello readers.")
 		b.post(t, page+"/revoke", url.Values{"id": {l.ID}}).redirect(t, page+"?done=revoked#visibility")

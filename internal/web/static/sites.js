@@ -1,25 +1,8 @@
-// The Sites pages' enhancements: Copy buttons beside share-link URLs and
-// the visitor key (without JavaScript the URL stays selectable text), and
-// drag and drop in a site's structure, which posts the same move form as
-// the Up and Down buttons.
+// Drag and drop in a site's structure: it posts the same move form as the
+// Up and Down buttons, with the item dropped on and which side of it.
+// (Copy buttons are copy.js's.)
 "use strict";
 (() => {
-  for (const b of document.querySelectorAll("button.copy[data-copy]")) {
-    const field = document.getElementById(b.dataset.copy);
-    if (!field || !navigator.clipboard) continue;
-    b.hidden = false;
-    b.addEventListener("click", async () => {
-      try {
-        await navigator.clipboard.writeText(field.value);
-        b.textContent = "Copied";
-      } catch {
-        field.select();
-        b.textContent = "Press Ctrl+C to copy";
-      }
-      setTimeout(() => { b.textContent = "Copy"; }, 2500);
-    });
-  }
-
   const tree = document.querySelector(".site-tree[data-href]");
   const csrf = document.querySelector('input[name="csrf"]');
   if (!tree || !csrf) return;
