@@ -48,4 +48,5 @@ func (h *Handler) routes() {
 	h.peopleRoutes()
 	h.extendRoutes()
 	h.historyRoutes()
+	h.sitesRoutes()
 }
