@@ -90,7 +90,7 @@ func sqliteDSN(path string, write bool) string {
 	if write {
 		q.Add("_pragma", "cache_size(-4096)")
 	} else {
-		q.Add("_pragma", "cache_size(-2048)")
+		q.Add("_pragma", "cache_size(-1024)")
 		q.Add("_pragma", "query_only(1)")
 	}
 	return "file:" + path + "?" + q.Encode()
