@@ -16,7 +16,9 @@ const MaxReviewerCandidates = 500
 // organization role, grants and default level, gives the review
 // permission), for the web app's reviewer picker. Callers who may request
 // reviewers only: editors of the space, while the change request takes
-// changes. At most MaxReviewerCandidates members are looked at.
+// changes. At most MaxReviewerCandidates members are looked at; those
+// whose organization role is below review cost one query each (their
+// grants and the space's default level).
 func (a *App) ListReviewerCandidates(ctx context.Context, caller folio.Caller, spaceID folio.ID, ref string) (out []folio.User, err error) {
 	err = a.db.Read(ctx, func(tx *store.Tx) error {
 		sv, cr, err := changeRequest(ctx, tx, caller, spaceID, ref)
@@ -37,11 +39,16 @@ func (a *App) ListReviewerCandidates(ctx context.Context, caller folio.Caller, s
 			if m.Disabled {
 				continue
 			}
-			tree, err := store.LoadContentChain(ctx, tx, sv.OrganizationID, m.UserID, sv.ID, sv.Parent)
-			if err != nil {
-				return err
+			// Grants and default levels only raise a role: a member whose
+			// organization role reviews needs no look at the space's chain.
+			role := m.Role
+			if !folio.SpacePerms(role, sv.EditMode).Review {
+				tree, err := store.LoadContentChain(ctx, tx, sv.OrganizationID, m.UserID, sv.ID, sv.Parent)
+				if err != nil {
+					return err
+				}
+				role = folio.EffectiveRole(m.Role, tree.Path(sv.ID, sv.DefaultLevel, sv.Parent))
 			}
-			role := folio.EffectiveRole(m.Role, tree.Path(sv.ID, sv.DefaultLevel, sv.Parent))
 			if folio.SpacePerms(role, sv.EditMode).Review {
 				out = append(out, m.User)
 			}

@@ -392,11 +392,16 @@ func TestChangeRequestReviewers(t *testing.T) {
 		}
 		crPath := "/s/" + sp + "/~/changes/1"
 
+		// A commenter granted review on the space may review it.
+		granted, _ := member(t, s, org, folio.RoleComment)
+		s.Do(t, adminTok, "POST", "/v1/spaces/"+sp+"/permissions", `{"role":"review","users":["`+granted.ID+`"]}`).WantStatus(t, 204)
+
 		eb := signIn(t, s, editor.Email)
 		p := eb.get(t, crPath).want(t, 200, `<h2 id="reviewers-h">Reviewers</h2>`, "No reviews yet.",
 			`<form method="post" action="`+crPath+`/reviewers" class="row wrap request-review">`,
 			`<label for="reviewer">Ask for a review</label>`,
-			`<option value="`+reviewer.ID+`">`+reviewer.DisplayName+` (`+reviewer.Email+`)</option>`)
+			`<option value="`+reviewer.ID+`">`+reviewer.DisplayName+` (`+reviewer.Email+`)</option>`,
+			`<option value="`+granted.ID+`">`+granted.DisplayName+` (`+granted.Email+`)</option>`)
 		// The picker offers the members who may review (role review and
 		// up): not an editor or a commenter.
 		for _, no := range []*folio.User{editor, commenter} {
