@@ -191,6 +191,7 @@ func (h *Handler) reactionBar(q *req, c *folio.CommentView, href string, can boo
 // opens the comment form, the block's threads and, when open, the form.
 type blockThreads struct {
 	Key         string
+	Anchor      string // its element id: "b-{key}", "b-{page}-{key}" in a diff of several pages
 	CommentHref string // "" when the caller may not comment here
 	Open        []*thread
 	Resolved    []*thread
@@ -227,12 +228,17 @@ func byTarget(ts []*thread) map[[2]string][]*thread {
 }
 
 // blockFor builds a block's threads and controls; taken marks the threads
-// placed. openKey is the block whose form is open ("?comment=").
-func blockFor(ts *threadSet, groups map[[2]string][]*thread, taken map[string]bool, pageID, key, openPage, openKey, here string) *blockThreads {
+// placed. openKey is the block whose form is open ("?comment="), of the
+// page openPage in a diff (diff: a change request's pages, where block
+// keys are unique per page only).
+func blockFor(ts *threadSet, groups map[[2]string][]*thread, taken map[string]bool, pageID, key string, diff bool, openPage, openKey, here string) *blockThreads {
 	if key == "" {
 		return nil
 	}
-	b := &blockThreads{Key: key}
+	b := &blockThreads{Key: key, Anchor: "b-" + key}
+	if diff {
+		b.Anchor = "b-" + pageID + "-" + key
+	}
 	for _, t := range groups[[2]string{pageID, key}] {
 		taken[t.ID] = true
 		if t.Resolved {
@@ -243,13 +249,13 @@ func blockFor(ts *threadSet, groups map[[2]string][]*thread, taken map[string]bo
 	}
 	if ts.CanComment {
 		qs := url.Values{"comment": {key}}
-		if openPage != "-" {
+		if diff {
 			qs.Set("page", pageID)
 		}
 		b.CommentHref = here + "?" + qs.Encode() + "#c-form"
-		if key == openKey && (openPage == "-" || openPage == pageID) {
+		if key == openKey && (!diff || openPage == pageID) {
 			b.Form = &commentForm{Action: ts.Base, CSRF: ts.CSRF, Back: ts.Back, Page: pageID, Node: key,
-				Label: "Comment on this block", Cancel: ts.Back + "#b-" + key, ID: "c-form-body"}
+				Label: "Comment on this block", Cancel: ts.Back + "#" + b.Anchor, ID: "c-form-body"}
 		}
 	}
 	return b
@@ -279,7 +285,7 @@ func (h *Handler) pageThreads(r *http.Request, q *req, v *spaceView, c *app.Cont
 	groups, taken := byTarget(threads), map[string]bool{}
 	openKey := r.URL.Query().Get("comment")
 	for i, html := range pv.blocks {
-		dv.Blocks = append(dv.Blocks, docBlock{HTML: html, C: blockFor(ts, groups, taken, pv.ID, pv.keys[i], "-", openKey, pv.Href)})
+		dv.Blocks = append(dv.Blocks, docBlock{HTML: html, C: blockFor(ts, groups, taken, pv.ID, pv.keys[i], false, "", openKey, pv.Href)})
 	}
 	for _, t := range threads {
 		if !taken[t.ID] {
@@ -325,7 +331,7 @@ func (h *Handler) crThreads(r *http.Request, q *req, v *spaceView, cr *app.Chang
 			if b.Op == "removed" || pc.PageID == "" {
 				continue
 			}
-			b.C = blockFor(ts, groups, taken, pc.PageID, b.Key, openPage, openKey, href)
+			b.C = blockFor(ts, groups, taken, pc.PageID, b.Key, true, openPage, openKey, href)
 		}
 	}
 	d := &discussion{}

@@ -124,7 +124,7 @@ func TestReviewInBrowser(t *testing.T) {
 
 		// The live page: a page thread, and a block's form opened.
 		run(chromedp.Navigate(s.URL+"/s/"+sp+"/guide"), chromedp.WaitVisible(`.page-comments`, chromedp.ByQuery))
-		run(chromedp.Click(`.cblk a.block-comment`, chromedp.ByQuery), chromedp.WaitVisible(`#c-form-body`, chromedp.ByQuery))
+		run(chromedp.Click(`.markdown > .block-comments a.block-comment`, chromedp.ByQuery), chromedp.WaitVisible(`#c-form-body`, chromedp.ByQuery))
 		v.check("page-comments")
 		run(chromedp.Navigate(s.URL+"/s/"+sp+"/~/comments"), chromedp.WaitVisible(`.comment-filter`, chromedp.ByQuery))
 		if got := text(`main`); !strings.Contains(got, "Yes: checked today.") {

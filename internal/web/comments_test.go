@@ -128,7 +128,8 @@ func TestBlockCommentThreadsOnLivePage(t *testing.T) {
 			"back": {pagePath}})
 		id, _ := onlyComment(t, s, admin, scope)
 		wantState(t, threadState(t, s, admin, scope), `"Is this **still** true?" open page=`+pageID+` node=`+keys[1]+` []`)
-		p = b.get(t, pagePath).want(t, 200, `<div class="cblk" id="b-`+keys[1]+`"><p>Second paragraph.</p>`,
+		p = b.get(t, pagePath).want(t, 200, `<p>Second paragraph.</p>
+<div class="block-comments" id="b-`+keys[1]+`">`,
 			`<a class="badge" href="#c-`+id+`">1 comment</a>`, `<article class="card comment thread" id="c-`+id+`"`,
 			"Is this <strong>still</strong> true?", `<label for="c-`+id+`-reply">Reply to `+u.DisplayName+`</label>`)
 		if i, j := strings.Index(p.Body, "Second paragraph."), strings.Index(p.Body, `id="c-`+id+`"`); j < i {
