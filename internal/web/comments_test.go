@@ -411,7 +411,7 @@ func TestChangeRequestReviewers(t *testing.T) {
 			}
 		}
 		// An editor may ask for reviews, not review.
-		if strings.Contains(p.Body, `name="status"`) {
+		if strings.Contains(p.Body, `name="status" value="approved"`) {
 			t.Fatal("an editor is offered a review")
 		}
 		eb.post(t, crPath+"/review", url.Values{"status": {"approved"}}).want(t, 403, "you cannot review")
@@ -467,7 +467,7 @@ func TestChangeRequestReviewers(t *testing.T) {
 		eb.post(t, crPath+"/reviewers", url.Values{"user": {reviewer.ID}}).redirect(t, crPath+"#reviewers")
 		cb := signIn(t, s, commenter.Email)
 		p = cb.get(t, crPath).want(t, 200, "Asked to review", reviewer.DisplayName)
-		for _, no := range []string{`name="status"`, "request-review", "/remove", "Request review"} {
+		for _, no := range []string{`name="status" value="approved"`, `value="changes-requested"`, "request-review", "/remove", "Request review"} {
 			if strings.Contains(p.Body, no) {
 				t.Fatalf("a commenter is offered %q", no)
 			}
