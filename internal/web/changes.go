@@ -89,7 +89,8 @@ type crView struct {
 	Outdated    bool
 	Description template.HTML
 	Changes     []pageChange
-	Comments    []commentItem
+	Discussion  *discussion // the threads on no block of the diff
+	Reviews     *reviewPanel
 	Actions     crActions
 }
 
@@ -97,12 +98,15 @@ type crView struct {
 // document, its blocks marked added, removed or kept.
 type pageChange struct {
 	Kind, Title, Summary string
+	PageID               string
 	Blocks               []diffBlock
 }
 
 type diffBlock struct {
 	Op   string // "added", "removed", "same"
 	HTML template.HTML
+	Key  string        // the block key in after ("" for removed blocks)
+	C    *blockThreads // its comment threads and controls (comments.go)
 }
 
 func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) error {
@@ -136,7 +140,7 @@ func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) 
 		if c.PageID == "" {
 			continue // files: part 2 shows them
 		}
-		pc := pageChange{Kind: string(c.Kind)}
+		pc := pageChange{Kind: string(c.Kind), PageID: c.PageID}
 		if c.Page != nil {
 			pc.Title = c.Page.Title
 		}
@@ -173,13 +177,13 @@ func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) 
 		}
 		cv.Changes = append(cv.Changes, pc)
 	}
-	comments, err := h.app.ListComments(r.Context(), q.caller, app.CommentScope{Space: v.Space.ID, ChangeRequest: cr.ID},
-		folio.CommentFilter{Status: "all"}, folio.FormatMarkdown, folio.ListOptions{Limit: 100})
-	if err != nil {
+	if err := h.crThreads(r, q, v, cr, &cv, ch.Head); err != nil {
 		return err
 	}
-	cv.Comments = commentItems(comments.Items)
 	if cv.Actions, err = h.crActionsFor(r, q, v, cr, ch.Head); err != nil {
+		return err
+	}
+	if cv.Reviews, err = h.reviewPanelFor(r, q, v, cr); err != nil {
 		return err
 	}
 	v.Body = cv
@@ -234,13 +238,13 @@ func diffDocuments(before, after *content.Document, base, head *app.Content, spa
 	for i < len(a) || j < len(b) {
 		switch {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
-			out = append(out, diffBlock{Op: "same", HTML: a[i]})
+			out = append(out, diffBlock{Op: "same", HTML: a[i], Key: after.Nodes[j].Key})
 			i, j = i+1, j+1
 		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
 			out = append(out, diffBlock{Op: "removed", HTML: a[i]})
 			i++
 		default:
-			out = append(out, diffBlock{Op: "added", HTML: b[j]})
+			out = append(out, diffBlock{Op: "added", HTML: b[j], Key: after.Nodes[j].Key})
 			j++
 		}
 	}
@@ -330,55 +334,5 @@ func (h *Handler) revision(w http.ResponseWriter, r *http.Request, q *req) error
 	rv.Pages = build(c.Tree.Pages)
 	v.Body = rv
 	h.render(w, http.StatusOK, "revision", q, "Revision · "+v.Space.Title, v)
-	return nil
-}
-
-// commentsView is the space's comments on its live content.
-type commentsView struct {
-	Items []commentItem
-}
-
-type commentItem struct {
-	Author, Markdown, Page, Status string
-	When                           time.Time
-	Replies                        int
-}
-
-func (h *Handler) comments(w http.ResponseWriter, r *http.Request, q *req) error {
-	v, _, err := h.spaceFrame(r, q, "comments")
-	if err != nil {
-		return err
-	}
-	l, err := h.app.ListComments(r.Context(), q.caller, app.CommentScope{Space: v.Space.ID}, folio.CommentFilter{Status: "all"},
-		folio.FormatMarkdown, folio.ListOptions{Limit: 100})
-	if err != nil {
-		return err
-	}
-	v.Body = commentsView{Items: commentItems(l.Items)}
-	h.render(w, http.StatusOK, "comments", q, "Comments · "+v.Space.Title, v)
-	return nil
-}
-
-func commentItems(l []folio.CommentView) []commentItem {
-	out := make([]commentItem, 0, len(l))
-	for _, c := range l {
-		ci := commentItem{Author: c.User(c.AuthorID).DisplayName, Markdown: c.Markdown, Status: c.Status, When: c.PostedAt, Replies: c.Replies}
-		if c.Page != nil {
-			ci.Page = c.Page.Title
-		}
-		out = append(out, ci)
-	}
-	return out
-}
-
-// postComment posts a comment on the space's live content.
-func (h *Handler) postComment(w http.ResponseWriter, r *http.Request, q *req) error {
-	spaceID := r.PathValue("space")
-	md := r.PostForm.Get("markdown")
-	if _, err := h.app.PostComment(r.Context(), q.caller, app.CommentScope{Space: spaceID},
-		folio.NewComment{Body: &folio.CommentBody{Markdown: &md}}); err != nil {
-		return err
-	}
-	http.Redirect(w, r, "/s/"+spaceID+"/~/comments", http.StatusSeeOther)
 	return nil
 }

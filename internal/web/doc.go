@@ -24,6 +24,13 @@
 // (upload.go, app.AddSpaceFile), which answers the file reference the
 // editor inserts and a URL to show it.
 //
+// Reviewing (comments.go, review.go): the blocks of a page and of a change
+// request's diff take comment threads (page and block key targets) with
+// replies, reactions and resolve/reopen; the Comments tab lists the live
+// content's threads by status and page; a change request asks members for
+// reviews and shows its reviews. Every form posts to an app method and
+// redirects back.
+//
 // Allowed imports: folio, internal/app, internal/content, internal/reader
-// (RenderDocument), internal/ratelimit, internal/editor (its assets).
+// (RenderDocument, RenderBlocks), internal/ratelimit, internal/editor (its assets).
 package web

@@ -49,4 +49,5 @@ func (h *Handler) routes() {
 	h.extendRoutes()
 	h.historyRoutes()
 	h.sitesRoutes()
+	h.commentsRoutes()
 }

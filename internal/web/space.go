@@ -42,6 +42,9 @@ type pageView struct {
 	Empty                        bool
 	CanUp, CanDown, CanIndent    bool
 	CanOutdent, HasChildren      bool
+	// blocks are HTML's top-level blocks, and keys their block keys.
+	blocks []template.HTML
+	keys   []string
 }
 
 // spaceFrame loads a space's current content and builds the frame.
@@ -128,6 +131,11 @@ func (h *Handler) spacePage(w http.ResponseWriter, r *http.Request, q *req) erro
 		}
 		title = node.Page.Title + " · " + v.Space.Title
 		v.Tree = h.tree(c, v.Href, node.Page.ID)
+		if !v.Page.Empty {
+			if v.Body, err = h.pageThreads(r, q, v, c, v.Page); err != nil {
+				return err
+			}
+		}
 	}
 	var extra pageAssets
 	if v.CanEdit {
@@ -162,8 +170,16 @@ func (h *Handler) pageOf(r *http.Request, q *req, c *app.Content, n content.Page
 		pv.Empty = true
 		return pv, nil
 	}
-	pv.HTML, err = reader.RenderDocument(doc, fileURL(c), pageURL(c, spaceHref))
-	return pv, err
+	if pv.blocks, err = reader.RenderBlocks(doc, fileURL(c), pageURL(c, spaceHref)); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for i, h := range pv.blocks {
+		b.WriteString(string(h))
+		pv.keys = append(pv.keys, doc.Nodes[i].Key)
+	}
+	pv.HTML = template.HTML(b.String()) //nolint:gosec // the renderer's escaped output
+	return pv, nil
 }
 
 // document loads a page's document at a revision; nil when it has none.
