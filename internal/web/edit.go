@@ -44,7 +44,7 @@ func (h *Handler) editPage(w http.ResponseWriter, r *http.Request, q *req) error
 	}
 	if !v.CanEdit {
 		if v.Locked {
-			return folio.Errorf(folio.Forbidden, "the space is locked: its content cannot change")
+			return folio.Errorf(folio.Forbidden, "the space is locked: edit it in a change request")
 		}
 		return folio.Errorf(folio.Forbidden, "you cannot edit this space's content")
 	}
@@ -66,7 +66,7 @@ func (h *Handler) editInChangeRequest(w http.ResponseWriter, r *http.Request, q 
 	if err != nil {
 		return err
 	}
-	if !v.CanEdit {
+	if !v.CanPropose {
 		return folio.Errorf(folio.Forbidden, "you cannot edit this space's content")
 	}
 	if err := cr.Writable(); err != nil {
