@@ -256,14 +256,23 @@ class Editor {
     const state = this.view.state;
     const $pos = pos !== null && pos !== undefined ? state.doc.resolve(pos) : state.selection.$from;
     let tr;
+    let at;
     if ($pos.depth === 0) {
-      tr = state.tr.insert($pos.pos, images);
+      at = $pos.pos;
+      tr = state.tr.insert(at, images);
     } else if ($pos.node(1).type === n.paragraph && $pos.node(1).content.size === 0) {
-      tr = state.tr.replaceWith($pos.before(1), $pos.after(1), images); // an empty line becomes the images
+      at = $pos.before(1);
+      tr = state.tr.replaceWith(at, $pos.after(1), images); // an empty line becomes the images
     } else {
-      tr = state.tr.insert($pos.after(1), images);
+      at = $pos.after(1);
+      tr = state.tr.insert(at, images);
     }
     this.view.dispatch(tr.scrollIntoView());
+    // Ask for the first image's alt text: its field takes the focus
+    // (Enter or Escape goes back to the text).
+    const dom = this.view.nodeDOM(at);
+    const alt = dom && dom.querySelector && dom.querySelector(".fe-image-alt input");
+    if (alt) alt.focus();
   }
 
   destroy() {

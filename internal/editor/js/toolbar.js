@@ -232,6 +232,36 @@ export function buildToolbar(editor) {
     buttons[j].focus();
   });
 
+  // Groups are set apart by a rule on their left, except a group that
+  // starts a row when the toolbar wraps (narrow screens), marked
+  // fe-row-start: measured after layout, again when the width changes.
+  let marking = 0;
+  function markRowStarts() {
+    if (marking) return;
+    marking = requestAnimationFrame(() => {
+      marking = 0;
+      const groups = Array.from(dom.querySelectorAll(".fe-group"));
+      for (const g of groups) g.classList.remove("fe-row-start");
+      let prev = null;
+      for (const g of groups) {
+        if (g.hidden) continue;
+        if (prev !== null && g.offsetTop > prev.offsetTop + prev.offsetHeight / 2) g.classList.add("fe-row-start");
+        prev = g;
+      }
+    });
+  }
+  if (typeof ResizeObserver !== "undefined") {
+    let width = 0;
+    new ResizeObserver((entries) => {
+      const w = Math.round(entries[entries.length - 1].contentRect.width);
+      if (w !== width) {
+        width = w;
+        markRowStarts();
+      }
+    }).observe(dom);
+  }
+
+  let wasInTable = null;
   function update(state) {
     const inTable = isInTable(state);
     for (const b of buttons) {
@@ -246,6 +276,11 @@ export function buildToolbar(editor) {
       const active = mark ? markActive(state, schema.marks[mark]) : blockActive(state, name);
       if (active === null) b.removeAttribute("aria-pressed");
       else b.setAttribute("aria-pressed", String(active));
+    }
+    // The table's buttons show or hide: the rows may change.
+    if (inTable !== wasInTable) {
+      wasInTable = inTable;
+      markRowStarts();
     }
   }
 

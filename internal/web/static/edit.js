@@ -49,12 +49,14 @@
       fileURL: (id) => fileURLs[id] || "",
       onChange: () => {
         dirty = true;
+        // A conflict's explanation stays until the next save.
+        if (!theirs) status.textContent = "";
       },
     });
   }
+  let theirs = null; // the read-only editor of their version, after a conflict
   let editor = mountEditor(JSON.parse(d.document));
   window.folioEditor = editor; // for the browser tests and the console
-  let theirs = null; // the read-only editor of their version, after a conflict
 
   // showConflict shows both versions after someone else changed the same
   // parts of the page: the editor now holds the merge (their changes
