@@ -237,7 +237,7 @@ func TestEditorInBrowser(t *testing.T) {
 	}
 	var names []string
 	b.eval(`[...document.querySelectorAll('.fe-toolbar button')].filter(e => !e.hidden).map(e => e.getAttribute('aria-label'))`, &names)
-	if len(names) < 18 || names[0] != "Undo" || !contains(names, "Bold") || !contains(names, "Heading 1") || !contains(names, "Code block") {
+	if len(names) < 18 || names[0] != "Undo" || !contains(names, "Bold") || !contains(names, "H1 heading") || !contains(names, "Code block") {
 		t.Errorf("toolbar buttons %q", names)
 	}
 	b.screenshot("light")
@@ -286,7 +286,7 @@ func TestEditorInBrowser(t *testing.T) {
 		if label == "Bold" {
 			break
 		}
-		if label == "Redo" || label == "Text" || label == "Heading 1" || label == "Heading 2" || label == "Heading 3" || label == "Undo" {
+		if label == "Redo" || label == "Text" || label == "H1 heading" || label == "H2 heading" || label == "H3 heading" || label == "Undo" {
 			b.keys(kb.ArrowRight)
 			continue
 		}

@@ -60,6 +60,13 @@ func TestEditInBrowser(t *testing.T) {
 		if state != "true,true" {
 			t.Fatalf("edit view: no-script notice hidden, document shown = %s", state)
 		}
+		// The page's first section is a heading-2 (its h1 is the title): it
+		// is announced as level 2, keeping the page's outline in order.
+		var level string
+		run(chromedp.Evaluate(`document.querySelector(".fe-content h3").getAttribute("aria-level")`, &level))
+		if level != "2" {
+			t.Fatalf("the first section's heading has aria-level %q, want 2", level)
+		}
 		v.check("edit")
 
 		// At the end of the last paragraph: Enter, "## " makes a heading,

@@ -7,11 +7,6 @@ import (
 	"github.com/foliodocs/folio"
 )
 
-// newspaceRoutes are the "New space" form's.
-func (h *Handler) newspaceRoutes() {
-	h.handle("POST /o/{org}/spaces", signedIn, h.createSpace)
-}
-
 // newSpaceForm is the "New space" form of an organization's or a
 // collection's page: where it posts and where the caller may create a
 // space. Nil when they may create none.

@@ -85,6 +85,7 @@
   // The ready marker: the editor is mounted and takes input (the browser
   // tests and bench/editor-ready wait for it).
   mount.dataset.ready = "true";
+  if (window.performance && performance.mark) performance.mark("folio-editor-ready");
 
   function say(text, kind) {
     status.textContent = text;
