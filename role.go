@@ -156,9 +156,11 @@ type SpacePermissions struct {
 }
 
 // SpacePerms derives a caller's permissions on a space from their effective
-// role and the space's edit mode: a locked space refuses every change to
-// its content (edits, merges, git sync) to everyone but admins. It is the
-// only space permission table; docs/permissions.md mirrors it.
+// role and the space's edit mode. Edit and Merge are about change requests
+// (GitBook: "edit the content of the space by creating a change request"),
+// so a locked space keeps them; it only refuses git syncs to everyone but
+// admins here, and its live content to everyone (app.requireEditable). It
+// is the only space permission table; docs/permissions.md mirrors it.
 func SpacePerms(role Role, editMode string) SpacePermissions {
 	admin := role == RoleAdmin
 	writable := editMode != EditModeLocked || admin
@@ -167,10 +169,10 @@ func SpacePerms(role Role, editMode string) SpacePermissions {
 		Access:             role.AtLeast(RoleRead),
 		Admin:              admin,
 		ViewInviteLinks:    admin,
-		Edit:               role.AtLeast(RoleEdit) && writable,
+		Edit:               role.AtLeast(RoleEdit),
 		TriggerGitSync:     role.AtLeast(RoleEdit) && writable,
 		Comment:            role.AtLeast(RoleComment),
-		Merge:              role.AtLeast(RoleEdit) && writable,
+		Merge:              role.AtLeast(RoleEdit),
 		Review:             role.AtLeast(RoleReview),
 		InstallIntegration: admin,
 	}

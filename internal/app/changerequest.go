@@ -109,7 +109,7 @@ func (a *App) viewChangeRequest(ctx context.Context, tx *store.Tx, users userCac
 
 // CreateChangeRequest forks the space's current revision into a new open
 // change request: its head is that revision, so creation costs the same
-// whatever the size of the space. Editors only; locked spaces refuse.
+// whatever the size of the space. Editors only, in live and locked spaces.
 func (a *App) CreateChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, in folio.NewChangeRequest) (v *ChangeRequestView, err error) {
 	if err := folio.ValidateChangeRequestSubject(in.Subject); err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func (a *App) CreateChangeRequest(ctx context.Context, caller folio.Caller, spac
 		if err != nil {
 			return err
 		}
-		if err := requireEditable(sv); err != nil {
+		if err := requireEditor(sv); err != nil {
 			return err
 		}
 		cr := &folio.ChangeRequest{ID: folio.NewID(), SpaceID: sv.ID, Status: folio.ChangeRequestOpen, Subject: in.Subject,
@@ -415,10 +415,10 @@ func (a *App) loadChangeRequestHead(ctx context.Context, caller folio.Caller, sp
 }
 
 // requireChangeRequestWritable is the check of every write in a change
-// request: the space's editors, a space that is not locked, and a change
-// request that is neither merged nor archived.
+// request: the space's editors (locked spaces included: that is where their
+// edits go) and a change request that is neither merged nor archived.
 func requireChangeRequestWritable(sv *folio.SpaceView, cr *folio.ChangeRequest) error {
-	if err := requireEditable(sv); err != nil {
+	if err := requireEditor(sv); err != nil {
 		return err
 	}
 	return cr.Writable()

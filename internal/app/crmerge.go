@@ -166,16 +166,13 @@ type MergeResult struct {
 	Revision folio.ID
 }
 
-// requireMergeable is the check of a merge: the space's mergers, a space
-// that is not locked, a change request that may change and whose merge
-// rules are met.
+// requireMergeable is the check of a merge: the space's mergers, a change
+// request that may change and whose merge rules are met. A locked space
+// merges too: change requests are how its content changes.
 func (a *App) requireMergeable(ctx context.Context, caller folio.Caller) func(tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
 	return func(tx *store.Tx, sv *folio.SpaceView, cr *folio.ChangeRequest) error {
 		if sv.DeletedAt != nil {
 			return errSpaceNotFound
-		}
-		if sv.EditMode == folio.EditModeLocked {
-			return folio.Errorf(folio.Forbidden, "the space is locked: unlock it before merging change requests")
 		}
 		if err := require(sv.Permissions().Merge, "you cannot merge this space's change requests"); err != nil {
 			return err

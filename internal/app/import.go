@@ -98,14 +98,24 @@ func (in *ImportInput) validate() (*url.URL, error) {
 	return u, nil
 }
 
-// requireEditable is the check of every content write: the caller may edit
-// and the space is neither locked nor deleted.
+// requireEditable is the check of every write to a space's live content:
+// the caller may edit and the space is neither locked nor deleted. A locked
+// space takes its edits through change requests (requireEditor).
 func requireEditable(sv *folio.SpaceView) error {
 	if sv.DeletedAt != nil {
 		return errSpaceNotFound
 	}
 	if sv.EditMode == folio.EditModeLocked {
-		return folio.Errorf(folio.Forbidden, "the space is locked: unlock it before changing its content")
+		return folio.Errorf(folio.Forbidden, "the space is locked: edit it in a change request, or unlock it")
+	}
+	return require(sv.Permissions().Edit, "you cannot edit this space's content")
+}
+
+// requireEditor is the check of opening or changing a change request: the
+// caller may edit and the space is not deleted, locked or not.
+func requireEditor(sv *folio.SpaceView) error {
+	if sv.DeletedAt != nil {
+		return errSpaceNotFound
 	}
 	return require(sv.Permissions().Edit, "you cannot edit this space's content")
 }

@@ -237,7 +237,7 @@ func TestEditorInBrowser(t *testing.T) {
 	}
 	var names []string
 	b.eval(`[...document.querySelectorAll('.fe-toolbar button')].filter(e => !e.hidden).map(e => e.getAttribute('aria-label'))`, &names)
-	if len(names) < 18 || names[0] != "Undo" || !contains(names, "Bold") || !contains(names, "Heading 1") || !contains(names, "Code block") {
+	if len(names) < 18 || names[0] != "Undo" || !contains(names, "Bold") || !contains(names, "H1 heading") || !contains(names, "Code block") {
 		t.Errorf("toolbar buttons %q", names)
 	}
 	b.screenshot("light")
@@ -249,6 +249,19 @@ func TestEditorInBrowser(t *testing.T) {
 	}
 	b.screenshot("dark")
 	b.run(chromedp.Evaluate(`document.documentElement.dataset.theme = "light"`, nil))
+
+	// On a phone the toolbar wraps, and no row starts with a separator:
+	// a group that starts a row has no rule on its left.
+	b.run(chromedp.EmulateViewport(360, 900))
+	rowStarts := `(() => { const gs = [...document.querySelectorAll('.fe-toolbar .fe-group')].filter(g => !g.hidden);
+		return gs.filter((g, i) => i > 0 && g.offsetTop > gs[i-1].offsetTop + gs[i-1].offsetHeight / 2)
+			.map(g => g.querySelector('button').getAttribute('aria-label') + ":" + getComputedStyle(g).borderLeftWidth) })()`
+	b.waitFor(rowStarts + `.length > 0 && ` + rowStarts + `.every(s => s.endsWith(":0px"))`)
+	var starts []string
+	b.eval(rowStarts, &starts)
+	t.Logf("toolbar rows at 360 px start with %q", starts)
+	b.run(chromedp.EmulateViewport(1280, 900))
+	b.waitFor(`[...document.querySelectorAll('.fe-toolbar .fe-group.fe-row-start')].every(g => g.hidden || g.offsetLeft > 20)`)
 
 	// Typing: at the end of the first heading, Enter starts a paragraph;
 	// "- " (an input rule) makes it a bulleted list.
@@ -273,7 +286,7 @@ func TestEditorInBrowser(t *testing.T) {
 		if label == "Bold" {
 			break
 		}
-		if label == "Redo" || label == "Text" || label == "Heading 1" || label == "Heading 2" || label == "Heading 3" || label == "Undo" {
+		if label == "Redo" || label == "Text" || label == "H1 heading" || label == "H2 heading" || label == "H3 heading" || label == "Undo" {
 			b.keys(kb.ArrowRight)
 			continue
 		}
@@ -308,6 +321,15 @@ func TestEditorInBrowser(t *testing.T) {
 		document.querySelector('.fe-content').dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true}));
 	})()`, nil))
 	b.waitFor("window.uploads.length === 1 && document.querySelectorAll('.fe-image').length === 3")
+	// The new image asks for its alt text: its field has the focus, and
+	// Enter takes the text back to the editor. Then a caption.
+	b.waitFor(`document.activeElement.id.startsWith('fe-image-alt-') && document.querySelector('label[for="' + document.activeElement.id + '"]').textContent === 'Alt text'`)
+	b.run(chromedp.KeyEvent("A diagram of the setup"))
+	b.enter()
+	b.waitFor("document.activeElement.classList.contains('fe-content')")
+	b.run(chromedp.Click(`.fe-image:last-of-type figcaption`, chromedp.ByQuery))
+	b.run(chromedp.KeyEvent("Figure 1"))
+	b.waitFor("[...document.querySelectorAll('.fe-image figcaption')].some(f => f.textContent === 'Figure 1')")
 
 	got := b.document("")
 	nodes := want.(map[string]any)["nodes"].([]any)
@@ -329,7 +351,9 @@ func TestEditorInBrowser(t *testing.T) {
 			map[string]any{"object": "block", "type": "code-line", "data": map[string]any{}, "nodes": []any{text(leaf("make"))}}}},
 		map[string]any{"object": "block", "type": "images", "isVoid": false, "data": map[string]any{}, "nodes": []any{
 			map[string]any{"object": "block", "type": "image", "isVoid": true, "data": map[string]any{
-				"ref": map[string]any{"kind": "file", "file": "up-shotpng"}}, "fragments": []any{}}}},
+				"ref": map[string]any{"kind": "file", "file": "up-shotpng"}, "alt": "A diagram of the setup"}, "fragments": []any{
+				map[string]any{"object": "fragment", "fragment": "caption", "type": "caption", "nodes": []any{
+					map[string]any{"object": "block", "type": "paragraph", "data": map[string]any{}, "nodes": []any{text(leaf("Figure 1"))}}}}}}}},
 	}
 	wantNodes := append(append(append([]any{}, nodes[0]), inserted...), nodes[1:]...)
 	wantAfter := map[string]any{"object": "document", "data": map[string]any{}, "nodes": wantNodes}

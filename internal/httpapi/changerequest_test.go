@@ -262,11 +262,7 @@ func TestChangeRequestRefusals(t *testing.T) {
 			s.Do(t, tok, "GET", crPath(space, cr), nil).WantError(t, 404, "space not found")
 			s.Do(t, tok, "GET", base, nil).WantError(t, 404, "space not found")
 		}
-		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
-		_, editor := s.Member(t, org, folio.RoleEdit)
-		for _, tok := range []string{admin, editor} {
-			s.Do(t, tok, "POST", base, map[string]any{"subject": "x"}).WantError(t, 403, "locked")
-		}
+		// (A locked space takes change requests: TestLockedSpaceTakesChangeRequests.)
 		c := getCounts(t, s, admin, space)
 		if c.ChangeRequests != 1 {
 			t.Fatalf("refused creations counted: %+v", c)
@@ -688,9 +684,6 @@ func TestChangeRequestMergePermissions(t *testing.T) {
 		s.Do(t, reader, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 403, "cannot merge")
 		s.Do(t, reader, "POST", crPath(space, cr)+"/update", nil).WantError(t, 403, "cannot edit")
 		s.Do(t, outsider, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 404, "space not found")
-		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
-		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 403, "locked")
-		s.Do(t, admin, "PATCH", "/v1/spaces/"+space, map[string]any{"editMode": "live"}).WantStatus(t, 200)
 		s.Do(t, admin, "PATCH", crPath(space, cr), map[string]any{"status": "archived"}).WantStatus(t, 200)
 		s.Do(t, admin, "POST", crPath(space, cr)+"/merge", nil).WantError(t, 409, "archived")
 		after := getCounts(t, s, admin, space)

@@ -164,7 +164,9 @@ func TestLockedSpaceAndInheritedLevels(t *testing.T) {
 			t.Fatalf("editor in a live space: %v", p)
 		}
 		s.Do(t, admin, "PATCH", "/v1/spaces/"+sp.ID, `{"editMode":"locked"}`).WantStatus(t, 200)
-		if p := perms(editor); p["edit"] || p["merge"] || p["triggerGitSync"] || !p["comment"] {
+		// edit and merge are about change requests, which a locked space
+		// still takes; a git sync would write its live content.
+		if p := perms(editor); !p["edit"] || !p["merge"] || p["triggerGitSync"] || !p["comment"] {
 			t.Fatalf("editor in a locked space: %v", p)
 		}
 		if p := perms(admin); !p["edit"] {
@@ -173,7 +175,8 @@ func TestLockedSpaceAndInheritedLevels(t *testing.T) {
 		s.Do(t, editor, "PATCH", "/v1/spaces/"+sp.ID, `{"editMode":"live"}`).WantError(t, 403, "admins of the space")
 		// The top collection's default level reaches the space two levels down.
 		s.Do(t, admin, "PATCH", "/v1/collections/"+top.ID, `{"defaultLevel":"review"}`).WantStatus(t, 200)
-		if p := perms(reader); !p["review"] || p["edit"] {
+		// (review ranks above edit; the space is still locked: no git sync.)
+		if p := perms(reader); !p["review"] || !p["edit"] || p["triggerGitSync"] {
 			t.Fatalf("reader under a review default: %v", p)
 		}
 		// The nearest level wins: null on the inner collection stops it.

@@ -48,7 +48,7 @@ func (h *Handler) changeRequests(w http.ResponseWriter, r *http.Request, q *req)
 	if status == "" {
 		status = folio.ChangeRequestOpen
 	}
-	lv := crListView{Status: status, CanOpen: v.CanEdit}
+	lv := crListView{Status: status, CanOpen: v.CanPropose}
 	known := false
 	for _, s := range crStatuses {
 		lv.Statuses = append(lv.Statuses, statusTab{Status: s.status, Label: s.label, Href: v.Href + "/~/changes?status=" + s.status,

@@ -32,7 +32,7 @@ func (h *Handler) crActionsFor(r *http.Request, q *req, v *spaceView, cr *app.Ch
 	if cr.Writable() != nil {
 		return a, nil
 	}
-	a.CanEdit = v.CanEdit
+	a.CanEdit = v.CanPropose
 	if a.CanEdit && head != nil {
 		content.Walk(head.Tree, func(n content.PageNode) bool {
 			if n.Page.Type == content.PageDocument {
@@ -46,7 +46,7 @@ func (h *Handler) crActionsFor(r *http.Request, q *req, v *spaceView, cr *app.Ch
 		})
 	}
 	a.CanReview = v.Perms.Review
-	a.ShowMerge = v.Perms.Merge && !v.Locked
+	a.ShowMerge = v.Perms.Merge
 	if a.ShowMerge {
 		if err := h.app.CheckMerge(r.Context(), q.caller, v.Space.ID, cr.ID); err != nil {
 			switch folio.KindOf(err) {

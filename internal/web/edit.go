@@ -44,7 +44,7 @@ func (h *Handler) editPage(w http.ResponseWriter, r *http.Request, q *req) error
 	}
 	if !v.CanEdit {
 		if v.Locked {
-			return folio.Errorf(folio.Forbidden, "the space is locked: its content cannot change")
+			return folio.Errorf(folio.Forbidden, "the space is locked: edit it in a change request")
 		}
 		return folio.Errorf(folio.Forbidden, "you cannot edit this space's content")
 	}
@@ -66,7 +66,7 @@ func (h *Handler) editInChangeRequest(w http.ResponseWriter, r *http.Request, q 
 	if err != nil {
 		return err
 	}
-	if !v.CanEdit {
+	if !v.CanPropose {
 		return folio.Errorf(folio.Forbidden, "you cannot edit this space's content")
 	}
 	if err := cr.Writable(); err != nil {
@@ -143,8 +143,9 @@ type saveBody struct {
 // saveDocument replaces a page's document (in the live content, or in the
 // change request of the path) with the one the editor posts as JSON; the
 // CSRF token comes in the X-CSRF-Token header. It answers JSON: the new
-// revision and where to go, or the error (409 when the page changed since
-// the writer started).
+// revision and where to go, or the error. A page changed since the writer
+// started is merged with their changes; when both changed the same blocks
+// it answers 409 with the page's current version (writeEditConflict).
 func (h *Handler) saveDocument(w http.ResponseWriter, r *http.Request, q *req) error {
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		return folio.Errorf(folio.Invalid, "the document must be sent as JSON")
@@ -164,6 +165,9 @@ func (h *Handler) saveDocument(w http.ResponseWriter, r *http.Request, q *req) e
 	spaceID, pageID := r.PathValue("space"), r.PathValue("page")
 	in := app.PageDocumentInput{Page: pageID, Document: body.Document, Since: body.Since, ChangeRequest: r.PathValue("number")}
 	rev, err := h.app.SavePageDocument(r.Context(), q.caller, spaceID, in)
+	if folio.KindOf(err) == folio.Conflict && wantsJSON(r) {
+		return h.writeEditConflict(w, r, q, in, err)
+	}
 	if err != nil {
 		return err
 	}

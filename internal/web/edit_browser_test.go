@@ -60,6 +60,13 @@ func TestEditInBrowser(t *testing.T) {
 		if state != "true,true" {
 			t.Fatalf("edit view: no-script notice hidden, document shown = %s", state)
 		}
+		// The page's first section is a heading-2 (its h1 is the title): it
+		// is announced as level 2, keeping the page's outline in order.
+		var level string
+		run(chromedp.Evaluate(`document.querySelector(".fe-content h3").getAttribute("aria-level")`, &level))
+		if level != "2" {
+			t.Fatalf("the first section's heading has aria-level %q, want 2", level)
+		}
 		v.check("edit")
 
 		// At the end of the last paragraph: Enter, "## " makes a heading,
@@ -84,6 +91,11 @@ func TestEditInBrowser(t *testing.T) {
 			document.querySelector(".fe-content").dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
 			return true })()`, &pasted))
 		waitFor(`[...document.querySelectorAll(".fe-content img")].some(i => i.getAttribute("src").startsWith("/v1/files/") && i.complete && i.naturalWidth === 40)`)
+		// The pasted image asks for its alt text; Enter goes back to the text.
+		waitFor(`document.activeElement.id.startsWith("fe-image-alt-")`)
+		run(chromedp.KeyEvent("A red box"))
+		enter()
+		waitFor(`document.activeElement.classList.contains("fe-content") && document.querySelector(".fe-content img").alt === "A red box"`)
 		v.check("edit-typed")
 
 		// Save: back on the page, rendered with the new heading and item.
@@ -103,10 +115,10 @@ func TestEditInBrowser(t *testing.T) {
 				t.Fatalf("saved page lacks %q: %q", want, body)
 			}
 		}
-		var imgs int
-		run(chromedp.Evaluate(`document.querySelectorAll(".markdown img").length`, &imgs))
-		if imgs != 1 {
-			t.Fatalf("the saved page shows %d images, want the pasted one", imgs)
+		var imgs []string
+		run(chromedp.Evaluate(`[...document.querySelectorAll(".markdown img")].map(i => i.alt)`, &imgs))
+		if len(imgs) != 1 || imgs[0] != "A red box" {
+			t.Fatalf("the saved page shows images with alt texts %q, want the pasted one's", imgs)
 		}
 		c, err := s.App.GetContent(context.Background(), folio.Caller{UserID: u.ID}, sp, "")
 		if err != nil {

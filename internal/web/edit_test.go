@@ -207,10 +207,15 @@ func TestChangeRequestFlow(t *testing.T) {
 	})
 }
 
-func TestLockedSpaceOffersNoEditing(t *testing.T) {
+// TestLockedSpaceEditsGoThroughChangeRequests: a locked space offers no
+// direct editing (no Edit, no page actions, no New page) and refuses it,
+// changing nothing; it offers "Edit in a change request" instead, and the
+// change request is edited and merged as in a live space (issue 27).
+func TestLockedSpaceEditsGoThroughChangeRequests(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, admin := s.Org(t)
 		w, _ := member(t, s, org, folio.RoleEdit)
+		rd, _ := member(t, s, org, folio.RoleRead)
 		sp := space(t, s, org, admin, "Handbook", "# Welcome\n\nHello.\n")
 		c, _ := s.App.GetContent(context.Background(), folio.Caller{UserID: w.ID}, sp, "")
 		pageID := c.Tree.Pages[0].ID
@@ -219,19 +224,49 @@ func TestLockedSpaceOffersNoEditing(t *testing.T) {
 		since := sinceRE.FindStringSubmatch(p.Body)[1]
 		s.Do(t, admin, "PATCH", "/v1/spaces/"+sp, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
 		live := pageDoc(t, s, w.ID, sp, pageID)
-		p = writer.get(t, "/s/"+sp).want(t, 200, "This space is locked")
-		for _, control := range []string{">Edit</a>", "Edit in a change request"} {
+		p = writer.get(t, "/s/"+sp).want(t, 200, "This space is locked", "Edit in a change request", `name="page" value="`+pageID+`"`)
+		for _, control := range []string{">Edit</a>", "Page actions", "New subpage", "Delete page", `for="new-title"`} {
 			if strings.Contains(p.Body, control) {
 				t.Fatalf("a locked space offers %q", control)
 			}
 		}
-		writer.get(t, "/s/"+sp+"/~/changes").want(t, 200)
-		writer.get(t, "/s/"+sp+"/~/pages/"+pageID+"/edit").want(t, 403, "locked")
+		writer.get(t, "/s/"+sp+"/~/changes").want(t, 200, "New change request")
+
+		// Direct edits: refused, nothing changes.
+		writer.get(t, "/s/"+sp+"/~/pages/"+pageID+"/edit").want(t, 403, "edit it in a change request")
 		writer.postJSON(t, "/s/"+sp+"/~/pages/"+pageID+"/document", map[string]any{"document": docWith("X", "y"), "since": since}, writer.csrf).
 			want(t, 403, "locked")
-		writer.post(t, "/s/"+sp+"/~/changes", url.Values{"subject": {"Sneaky"}}).want(t, 403, "locked")
+		writer.post(t, "/s/"+sp+"/~/pages", url.Values{"title": {"Sneaky"}}).want(t, 403, "locked")
+		writer.post(t, "/s/"+sp+"/~/pages/"+pageID+"/rename", url.Values{"title": {"Renamed"}}).want(t, 403, "locked")
+		writer.post(t, "/s/"+sp+"/~/pages/"+pageID+"/delete", url.Values{"confirm": {"yes"}}).want(t, 403, "locked")
 		if got := pageDoc(t, s, w.ID, sp, pageID); got != live {
 			t.Fatalf("a locked space's page changed:\n%s", got)
 		}
+		if c, _ := s.App.GetContent(context.Background(), folio.Caller{UserID: w.ID}, sp, ""); len(c.Tree.Pages) != 1 || c.Tree.Pages[0].Title != "Welcome" {
+			t.Fatalf("refused tree edits changed the pages: %+v", c.Tree.Pages)
+		}
+		// A reader is offered nothing and refused.
+		reader := signIn(t, s, rd.Email)
+		if p := reader.get(t, "/s/"+sp).want(t, 200, "Hello."); strings.Contains(p.Body, "Edit in a change request") {
+			t.Fatal("a reader is offered a change request")
+		}
+		reader.post(t, "/s/"+sp+"/~/changes", url.Values{"subject": {"Forged"}}).want(t, 403)
+
+		// The change request: opened from the page, edited, merged.
+		cr := "/s/" + sp + "/~/changes/1"
+		writer.post(t, "/s/"+sp+"/~/changes", url.Values{"subject": {"Reword"}, "page": {pageID}}).redirect(t, cr+"/pages/"+pageID+"/edit")
+		p = writer.get(t, cr+"/pages/"+pageID+"/edit").want(t, 200, "In change request", "#1 Reword")
+		since = sinceRE.FindStringSubmatch(p.Body)[1]
+		writer.postJSON(t, cr+"/pages/"+pageID+"/document", map[string]any{"document": docWith("New welcome", "Read this"), "since": since}, writer.csrf).
+			want(t, 200, `"location":"`+cr+`"`)
+		if got := pageDoc(t, s, w.ID, sp, pageID); got != live {
+			t.Fatalf("a save in a change request changed the live page:\n%s", got)
+		}
+		writer.get(t, cr).want(t, 200, "New welcome", "Page to edit in this change request", `<button type="submit" class="primary">Merge</button>`)
+		writer.post(t, cr+"/merge", nil).redirect(t, cr)
+		if got := pageDoc(t, s, w.ID, sp, pageID); !strings.Contains(got, "New welcome") {
+			t.Fatalf("the merge did not bring the change:\n%s", got)
+		}
+		writer.get(t, "/s/"+sp).want(t, 200, "This space is locked", "New welcome")
 	})
 }

@@ -14,6 +14,7 @@ type orgTree struct {
 	Org   folio.OrganizationView
 	Nodes []*treeNode // top level
 	Empty bool
+	cols  []folio.CollectionView
 }
 
 // treeNode is a collection (with children) or a space.
@@ -73,7 +74,7 @@ func (h *Handler) orgTree(ctx context.Context, q *req, o folio.OrganizationView)
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &orgTree{Org: o}
+	t := &orgTree{Org: o, cols: cols.Items}
 	byID := map[folio.ID]*treeNode{}
 	for _, c := range cols.Items {
 		byID[c.ID] = &treeNode{Title: c.Title, Href: "/c/" + c.ID, Collection: true}
@@ -97,10 +98,11 @@ func (h *Handler) orgTree(ctx context.Context, q *req, o folio.OrganizationView)
 
 // orgView is an organization's page.
 type orgView struct {
-	Frame *orgFrame
-	Tree  orgTree
-	Query string
-	Hits  []searchHit
+	Frame    *orgFrame
+	Tree     orgTree
+	NewSpace *newSpaceForm // nil: the caller may create no space
+	Query    string
+	Hits     []searchHit
 	// Searched is set when a search ran (Hits may be empty).
 	Searched bool
 }
@@ -124,7 +126,7 @@ func (h *Handler) org(w http.ResponseWriter, r *http.Request, q *req) error {
 	if err != nil {
 		return err
 	}
-	v := orgView{Frame: f, Tree: *t, Query: strings.TrimSpace(r.URL.Query().Get("q"))}
+	v := orgView{Frame: f, Tree: *t, NewSpace: newSpaceFormFor(o, t.cols), Query: strings.TrimSpace(r.URL.Query().Get("q"))}
 	if v.Query != "" {
 		v.Searched = true
 		hits, err := h.app.SearchOrganization(r.Context(), q.caller, o.ID, v.Query, folio.ListOptions{Limit: 20})
@@ -152,6 +154,7 @@ type collectionView struct {
 	Collection folio.CollectionView
 	OrgHref    string
 	Nodes      []*treeNode
+	NewSpace   *newSpaceForm // nil: the caller may not create in it
 }
 
 func (h *Handler) collection(w http.ResponseWriter, r *http.Request, q *req) error {
@@ -168,6 +171,9 @@ func (h *Handler) collection(w http.ResponseWriter, r *http.Request, q *req) err
 		return err
 	}
 	v := collectionView{Collection: *c, OrgHref: "/o/" + c.OrganizationID}
+	if c.Permissions().Create {
+		v.NewSpace = &newSpaceForm{Action: "/o/" + c.OrganizationID + "/spaces", Parent: c.ID}
+	}
 	var find func(ns []*treeNode) bool
 	find = func(ns []*treeNode) bool {
 		for _, n := range ns {

@@ -50,4 +50,5 @@ func (h *Handler) routes() {
 	h.historyRoutes()
 	h.sitesRoutes()
 	h.commentsRoutes()
+	h.flowRoutes()
 }

@@ -21,10 +21,13 @@ type spaceView struct {
 	Tab     string // "pages", "changes", "history", "comments"
 	Tree    []*pageItem
 	CanEdit bool // page tree and content (live, not locked)
-	Locked  bool
-	Perms   folio.SpacePermissions
-	Page    *pageView
-	Body    any // the tab's own data
+	// CanPropose: the caller may open and edit change requests, in live
+	// and locked spaces alike (a locked space's edits go there).
+	CanPropose bool
+	Locked     bool
+	Perms      folio.SpacePermissions
+	Page       *pageView
+	Body       any // the tab's own data
 }
 
 // pageItem is a page of the tree.
@@ -58,6 +61,7 @@ func (h *Handler) spaceFrame(r *http.Request, q *req, tab string) (*spaceView, *
 	v := &spaceView{Space: *sv, Href: "/s/" + sv.ID, Tab: tab, Perms: perms,
 		Locked: sv.EditMode == folio.EditModeLocked}
 	v.CanEdit = perms.Edit && !v.Locked
+	v.CanPropose = perms.Edit
 	v.Tree = h.tree(c, v.Href, "")
 	return v, c, nil
 }

@@ -490,7 +490,8 @@ func TestPageTreeForms(t *testing.T) {
 		}
 		// History lists each revision with its author.
 		b.get(t, "/s/"+sp+"/~/revisions").want(t, 200, "Edited", u.DisplayName, "current")
-		// A locked space offers no tree operations and refuses them.
+		// A locked space offers no tree operations and refuses them (its
+		// edits go into change requests).
 		s.Do(t, admin, "PATCH", "/v1/spaces/"+sp, map[string]any{"editMode": "locked"}).WantStatus(t, 200)
 		p := b.get(t, "/s/"+sp).want(t, 200, "This space is locked")
 		if strings.Contains(p.Body, "New page") {

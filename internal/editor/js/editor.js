@@ -2,7 +2,7 @@
 // main.js exposes mount() as FolioEditor.mount; see ../doc.go for the host
 // contract.
 import { EditorState, Plugin, TextSelection } from "prosemirror-state";
-import { EditorView } from "prosemirror-view";
+import { EditorView, Decoration, DecorationSet } from "prosemirror-view";
 import { history, undo, redo } from "prosemirror-history";
 import { keymap } from "prosemirror-keymap";
 import { baseKeymap, toggleMark, setBlockType, wrapIn, chainCommands, exitCode, lift } from "prosemirror-commands";
@@ -18,6 +18,38 @@ import { nodeViews } from "./nodeviews.js";
 
 const n = schema.nodes;
 const m = schema.marks;
+
+// headingLevels keeps the outline of the host page in order, as the reader
+// does: when a document's top-level headings start below heading-1 (a page
+// whose first section is a heading-2), they are announced one level up per
+// missing level (aria-level), so that the page's h1 is followed by a level
+// 2 heading rather than a level 3.
+function headingLevels() {
+  let lastDoc = null;
+  let lastSet = DecorationSet.empty;
+  return new Plugin({
+    props: {
+      decorations(state) {
+        if (state.doc === lastDoc) return lastSet;
+        lastDoc = state.doc;
+        let top = 4;
+        state.doc.forEach((node) => {
+          if (node.type === n.heading) top = Math.min(top, node.attrs.level);
+        });
+        const decos = [];
+        if (top > 1 && top < 4) {
+          state.doc.forEach((node, pos) => {
+            if (node.type === n.heading) {
+              decos.push(Decoration.node(pos, pos + node.nodeSize, { "aria-level": String(node.attrs.level + 2 - top) }));
+            }
+          });
+        }
+        lastSet = DecorationSet.create(state.doc, decos);
+        return lastSet;
+      },
+    },
+  });
+}
 
 // inputRulesPlugin: Markdown-like shortcuts typed at the start of a block.
 function inputRulesPlugin() {
@@ -185,6 +217,7 @@ class Editor {
         history(),
         tableEditing(),
         uploadPlugin(this),
+        headingLevels(),
       ],
     });
     this.view = new EditorView(mountPoint, {
@@ -256,14 +289,23 @@ class Editor {
     const state = this.view.state;
     const $pos = pos !== null && pos !== undefined ? state.doc.resolve(pos) : state.selection.$from;
     let tr;
+    let at;
     if ($pos.depth === 0) {
-      tr = state.tr.insert($pos.pos, images);
+      at = $pos.pos;
+      tr = state.tr.insert(at, images);
     } else if ($pos.node(1).type === n.paragraph && $pos.node(1).content.size === 0) {
-      tr = state.tr.replaceWith($pos.before(1), $pos.after(1), images); // an empty line becomes the images
+      at = $pos.before(1);
+      tr = state.tr.replaceWith(at, $pos.after(1), images); // an empty line becomes the images
     } else {
-      tr = state.tr.insert($pos.after(1), images);
+      at = $pos.after(1);
+      tr = state.tr.insert(at, images);
     }
     this.view.dispatch(tr.scrollIntoView());
+    // Ask for the first image's alt text: its field takes the focus
+    // (Enter or Escape goes back to the text).
+    const dom = this.view.nodeDOM(at);
+    const alt = dom && dom.querySelector && dom.querySelector(".fe-image-alt input");
+    if (alt) alt.focus();
   }
 
   destroy() {

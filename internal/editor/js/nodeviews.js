@@ -136,16 +136,38 @@ class CodeView extends ControlledView {
   }
 }
 
+// ImageView shows the image, an "Alt text" field (data.alt, what screen
+// readers and the published page say for it) and the caption, its content.
 class ImageView extends ControlledView {
   constructor(editor, node, getPos) {
     super(editor, node, getPos);
     this.img = el("img", { draggable: "false" });
     this.missing = el("span", { class: "fe-image-missing" });
-    this.controls = el("div", { class: "fe-image-frame", contenteditable: "false" }, [this.img, this.missing]);
+    const altID = "fe-image-alt-" + ++uid;
+    this.alt = el("input", { id: altID, type: "text", placeholder: "Describe the image" });
+    this.controls = el("div", { class: "fe-image-frame", contenteditable: "false" }, [
+      this.img,
+      this.missing,
+      el("div", { class: "fe-controls fe-image-alt" }, [el("label", { for: altID, text: "Alt text" }), this.alt]),
+    ]);
     this.contentDOM = el("figcaption", { "data-placeholder": "Caption" });
     this.dom = el("figure", { class: "fe-image" }, [this.controls, this.contentDOM]);
     // An image that does not load shows its reference instead.
     this.img.addEventListener("error", () => this.showMissing());
+    this.alt.addEventListener("change", () => {
+      const data = Object.assign({}, this.node.attrs.data || {});
+      const alt = this.alt.value.trim();
+      if (alt) data.alt = alt;
+      else delete data.alt;
+      this.setAttrs({ data });
+    });
+    // Enter or Escape goes back to the text (after the change above).
+    this.alt.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== "Escape") return;
+      e.preventDefault();
+      this.alt.dispatchEvent(new Event("change"));
+      editor.view.focus();
+    });
     this.update(node);
   }
 
@@ -165,6 +187,8 @@ class ImageView extends ControlledView {
       this.showMissing();
     }
     this.img.alt = d.alt || "";
+    if (document.activeElement !== this.alt) this.alt.value = d.alt || "";
+    this.alt.disabled = this.editor.readOnly;
     this.contentDOM.classList.toggle("fe-empty", node.content.size === 0);
     this.setKey(node);
     return true;

@@ -11,7 +11,10 @@ import { schema } from "./schema.js";
 const mac = typeof navigator !== "undefined" && /Mac|iP(hone|[oa]d)/.test(navigator.platform);
 const mod = mac ? "⌘" : "Ctrl+";
 
-// groups lists the buttons: [command, visible text, accessible name, shortcut].
+// groups lists the buttons: [command, visible text, accessible name,
+// shortcut, description]. The accessible name holds the visible text (so
+// speech users can say what they see, WCAG 2.5.3); the tooltip gives the
+// description (the name when absent) and the shortcut.
 const groups = [
   [
     ["undo", "↶", "Undo", mod + "Z"],
@@ -19,9 +22,9 @@ const groups = [
   ],
   [
     ["paragraph", "Text", "Text", mod + "Alt+0"],
-    ["heading1", "H1", "Heading 1", mod + "Alt+1"],
-    ["heading2", "H2", "Heading 2", mod + "Alt+2"],
-    ["heading3", "H3", "Heading 3", mod + "Alt+3"],
+    ["heading1", "H1", "H1 heading", mod + "Alt+1", "Heading 1"],
+    ["heading2", "H2", "H2 heading", mod + "Alt+2", "Heading 2"],
+    ["heading3", "H3", "H3 heading", mod + "Alt+3", "Heading 3"],
   ],
   [
     ["bold", "B", "Bold", mod + "B"],
@@ -32,8 +35,8 @@ const groups = [
   ],
   [
     ["bulletList", "• List", "Bulleted list", mod + "Shift+8"],
-    ["orderedList", "1. List", "Numbered list", mod + "Shift+7"],
-    ["taskList", "☑ Tasks", "Task list", mod + "Shift+9"],
+    ["orderedList", "1. List", "1. List (numbered)", mod + "Shift+7", "Numbered list"],
+    ["taskList", "☑ Tasks", "Tasks (checklist)", mod + "Shift+9", "Task list"],
     ["quote", "❝", "Quote", ""],
     ["hint", "Hint", "Hint", ""],
     ["codeBlock", "Code", "Code block", "```"],
@@ -86,13 +89,14 @@ export function buildToolbar(editor) {
   for (const group of groups) {
     const g = document.createElement("div");
     g.className = "fe-group";
-    for (const [name, text, label, shortcut] of group) {
+    for (const [name, text, label, shortcut, description] of group) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "fe-button";
       b.textContent = text;
       b.setAttribute("aria-label", label);
-      b.title = shortcut ? label + " (" + shortcut + ")" : label;
+      const tip = description || label;
+      b.title = shortcut ? tip + " (" + shortcut + ")" : tip;
       b.dataset.command = name;
       b.tabIndex = buttons.length === 0 ? 0 : -1;
       b.addEventListener("mousedown", (e) => e.preventDefault());
@@ -232,6 +236,36 @@ export function buildToolbar(editor) {
     buttons[j].focus();
   });
 
+  // Groups are set apart by a rule on their left, except a group that
+  // starts a row when the toolbar wraps (narrow screens), marked
+  // fe-row-start: measured after layout, again when the width changes.
+  let marking = 0;
+  function markRowStarts() {
+    if (marking) return;
+    marking = requestAnimationFrame(() => {
+      marking = 0;
+      const groups = Array.from(dom.querySelectorAll(".fe-group"));
+      for (const g of groups) g.classList.remove("fe-row-start");
+      let prev = null;
+      for (const g of groups) {
+        if (g.hidden) continue;
+        if (prev !== null && g.offsetTop > prev.offsetTop + prev.offsetHeight / 2) g.classList.add("fe-row-start");
+        prev = g;
+      }
+    });
+  }
+  if (typeof ResizeObserver !== "undefined") {
+    let width = 0;
+    new ResizeObserver((entries) => {
+      const w = Math.round(entries[entries.length - 1].contentRect.width);
+      if (w !== width) {
+        width = w;
+        markRowStarts();
+      }
+    }).observe(dom);
+  }
+
+  let wasInTable = null;
   function update(state) {
     const inTable = isInTable(state);
     for (const b of buttons) {
@@ -246,6 +280,11 @@ export function buildToolbar(editor) {
       const active = mark ? markActive(state, schema.marks[mark]) : blockActive(state, name);
       if (active === null) b.removeAttribute("aria-pressed");
       else b.setAttribute("aria-pressed", String(active));
+    }
+    // The table's buttons show or hide: the rows may change.
+    if (inTable !== wasInTable) {
+      wasInTable = inTable;
+      markRowStarts();
     }
   }
 

@@ -40,20 +40,52 @@
     return body.ref;
   }
 
-  const editor = FolioEditor.mount(mount, {
-    document: JSON.parse(d.document),
-    pages: JSON.parse(d.pages || "[]"),
-    label: d.label,
-    uploadFile: d.upload ? uploadFile : undefined,
-    fileURL: (id) => fileURLs[id] || "",
-    onChange: () => {
-      dirty = true;
-      status.textContent = "";
-    },
-  });
+  function mountEditor(doc) {
+    return FolioEditor.mount(mount, {
+      document: doc,
+      pages: JSON.parse(d.pages || "[]"),
+      label: d.label,
+      uploadFile: d.upload ? uploadFile : undefined,
+      fileURL: (id) => fileURLs[id] || "",
+      onChange: () => {
+        dirty = true;
+        // A conflict's explanation stays until the next save.
+        if (!theirs) status.textContent = "";
+      },
+    });
+  }
+  let theirs = null; // the read-only editor of their version, after a conflict
+  let editor = mountEditor(JSON.parse(d.document));
   window.folioEditor = editor; // for the browser tests and the console
+
+  // showConflict shows both versions after someone else changed the same
+  // parts of the page: the editor now holds the merge (their changes
+  // elsewhere, the writer's text where both changed), their version is
+  // shown read-only below, and the next save builds on their revision, so
+  // it keeps both sides' other changes.
+  function showConflict(body) {
+    const cur = body.current;
+    Object.assign(fileURLs, cur.files || {});
+    editor.destroy();
+    editor = mountEditor(body.merged);
+    window.folioEditor = editor;
+    if (theirs) theirs.destroy();
+    theirs = FolioEditor.mount(document.getElementById("editor-theirs-doc"), {
+      document: cur.document,
+      readOnly: true,
+      label: "Their version of the page",
+      fileURL: (id) => fileURLs[id] || "",
+    });
+    document.getElementById("editor-theirs").hidden = false;
+    d.since = cur.revision;
+    dirty = true;
+  }
   document.getElementById("editor-nojs").hidden = true;
   bar.hidden = false;
+  // The ready marker: the editor is mounted and takes input (the browser
+  // tests and bench/editor-ready wait for it).
+  mount.dataset.ready = "true";
+  if (window.performance && performance.mark) performance.mark("folio-editor-ready");
 
   function say(text, kind) {
     status.textContent = text;
@@ -85,7 +117,10 @@
         return;
       }
       const msg = body && body.error ? body.error.message : "Saving failed (" + res.status + ").";
-      if (res.status === 409) {
+      if (res.status === 409 && body && body.current && body.merged) {
+        showConflict(body);
+        say("Not saved: " + msg + ". Your text is kept in those places and their other changes are now in it; their version is shown below. Compare, change what you need, then save again.", "error");
+      } else if (res.status === 409) {
         say("Not saved: " + msg + " Your text is still here: copy what you need before reloading.", "error");
       } else {
         say("Not saved: " + msg, "error");
