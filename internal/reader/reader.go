@@ -88,6 +88,7 @@ type request struct {
 	base     string // path prefix of the site: /sites/{id} or /{basename}, no trailing slash
 	absolute string // absolute URL of the base, for canonical URLs and the sitemap
 	rest     string // path under base, without leading or trailing slash
+	preview  bool   // the app's preview of unsaved settings (preview.go)
 }
 
 // ServeHTTP serves one reader request.
@@ -145,6 +146,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Secure: h.secure, SameSite: http.SameSiteLaxMode})
 	}
 	h.keepVisitor(q, vis)
+	h.serveSite(q)
+}
+
+// serveSite serves the path under the base of a resolved site.
+func (h *Handler) serveSite(q *request) {
 	switch q.rest {
 	case "robots.txt":
 		h.robots(q)
@@ -633,7 +639,10 @@ const readerCSP = "default-src 'self'; img-src * data:; style-src 'self' 'unsafe
 // and their origins, and the script-src and connect-src sources of their
 // policies, allowed by the page's policy. Pages are cached without them.
 func (h *Handler) sendPage(q *request, b []byte) {
-	scripts := h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)
+	var scripts []app.SiteScript
+	if !q.preview {
+		scripts = h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)
+	}
 	if len(scripts) == 0 {
 		h.send(q.w, q.r, http.StatusOK, b)
 		return

@@ -44,4 +44,5 @@ func (h *Handler) routes() {
 	h.handle("GET /s/{space}/~/revisions/{revision}", signedIn, h.revision)
 	h.handle("GET /s/{space}/~/comments", signedIn, h.comments)
 	h.handle("POST /s/{space}/~/comments", signedIn, h.postComment)
+	h.customRoutes()
 }
