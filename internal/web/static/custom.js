@@ -69,7 +69,10 @@
     if (e.target && e.target.type === "file") return;
     warnings();
     clearTimeout(timer);
-    timer = setTimeout(function () { frame.src = previewURL(); }, 400);
+    timer = setTimeout(function () {
+      // A half-typed address would only show an error in the frame.
+      if (form.checkValidity()) frame.src = previewURL();
+    }, 400);
   }
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
