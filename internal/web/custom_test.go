@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -231,6 +232,11 @@ func TestCustomizeValidation(t *testing.T) {
 				}
 			})
 		}
+		// A form larger than any the page makes is not read at all.
+		b.postMultipart(t, path, customForm(), map[string][]byte{"logo": make([]byte, 9<<20)}).want(t, 413, "the form is larger than 8 MiB")
+		if d := cmp.Diff(before, customization(t, s, admin, org, site)); d != "" {
+			t.Fatalf("a too large form changed the customization:\n%s", d)
+		}
 	})
 }
 
@@ -323,8 +329,7 @@ func TestCustomizeRefused(t *testing.T) {
 
 // TestCustomizePreview: the preview is the site's reader page with the
 // saved settings, or with the query's unsaved ones, framable by the app's
-// own pages only; it needs no publishing, runs no integration script, and
-// a bad value in the query is an error in the frame, not a change.
+// own pages only; it needs no publishing, and a bad value in the query is an error in the frame, not a change.
 func TestCustomizePreview(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, site, admin, b := customSite(t, s)
@@ -487,4 +492,23 @@ func regexpFind(t *testing.T, s, re string) string {
 
 func htmlUnescape(s string) string {
 	return strings.NewReplacer("&amp;", "&", "&#34;", `"`, "&quot;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">").Replace(s)
+}
+
+// TestCustomizePreviewRunsNoIntegrationScript: the published site embeds
+// the scripts of integrations installed on it; its preview, on the app's
+// origin, does not.
+func TestCustomizePreviewRunsNoIntegrationScript(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, site, admin, b := customSite(t, s)
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/sites/"+site+"/publish", nil).WantStatus(t, 200)
+		s.Do(t, admin, "POST", "/v1/integrations/widget", map[string]any{"title": "Widget", "description": "", "organization": org,
+			"scopes": []string{"site:script:inject"},
+			"script": "export default { async fetch() { return new Response('void 0', { headers: { 'content-type': 'application/javascript' } }); } }"}).WantStatus(t, 200)
+		s.Do(t, admin, "POST", "/v1/integrations/widget/installations", map[string]any{"organization": org}).WantStatus(t, 201)
+		s.Clock.Advance(time.Minute) // past the server's memory of the site's scripts
+		newBrowser(s).get(t, "/sites/"+site+"/").want(t, 200, "/script.js")
+		if p := b.get(t, "/o/"+org+"/sites/"+site+"/customize/preview").want(t, 200, "Hello, readers."); strings.Contains(p.Body, "script.js") {
+			t.Fatalf("the preview embeds an integration's script:\n%s", p.Body)
+		}
+	})
 }
