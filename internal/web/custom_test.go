@@ -409,7 +409,7 @@ func TestOrgSettings(t *testing.T) {
 			{Rule: "require_specific_reviewers", Users: []folio.ID{other.ID}}}}, o.MergeRules); d != "" {
 			t.Errorf("merge rules: %s", d)
 		}
-		b.get(t, path+"?saved=1").want(t, 200, "Saved.", `value="Renamed Org"`, "example.com\ndocs.example.org",
+		b.get(t, path+"?saved=1").want(t, 200, "Saved.", `value="Renamed Org"`, `<img src="`+strings.TrimPrefix(o.URLs.Logo, apitest.PublicURL)+`" alt="Current logo"`, "example.com\ndocs.example.org",
 			`<option value="comment" selected>`, `name="ai" id="ai" checked`, `name="rule_require_at_least_one_review" checked`)
 		// Guests by default, no domains, no rules, no AI, no logo.
 		b.postMultipart(t, path, url.Values{"title": {"Renamed Org"}, "default_role": {""}, "email_domains": {""},

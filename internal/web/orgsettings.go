@@ -55,6 +55,7 @@ type orgSettingsView struct {
 	Roles      []struct{ Value, Label string }
 	Rules      []ruleChoice
 	Kept       []string // rules the form does not edit, kept as they are
+	LogoSrc    string   // the logo as a path of this origin, when it is an uploaded one
 	Error      string
 	Saved      bool
 	MaxImageKB int
@@ -105,6 +106,9 @@ func (h *Handler) orgSettings(w http.ResponseWriter, r *http.Request, q *req) er
 
 func (h *Handler) renderSettings(w http.ResponseWriter, q *req, status int, f *orgFrame, form orgSettingsForm, msg string, saved bool) {
 	v := orgSettingsView{Frame: f, Form: form, Roles: roleChoices, Error: msg, Saved: saved, MaxImageKB: app.MaxCustomImageBytes >> 10}
+	if strings.HasPrefix(form.Logo, h.public+app.CustomImagePath) {
+		v.LogoSrc = strings.TrimPrefix(form.Logo, h.public)
+	}
 	for _, c := range mergeRuleChoices {
 		v.Rules = append(v.Rules, ruleChoice{Rule: c.Rule, Label: c.Label, Checked: form.Rules[c.Rule]})
 	}
