@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/store"
@@ -79,10 +80,33 @@ func (a *App) AddCustomImage(ctx context.Context, caller folio.Caller, orgID, si
 	}
 	sum := sha256.Sum256(data)
 	name := hex.EncodeToString(sum[:]) + ext
-	if err := a.putBlob(ctx, customImagePrefix+name, data, mime); err != nil {
-		return "", err
+	// Written every time, even when the bucket has the bytes: the write's
+	// time keeps a collection from removing an image about to be named
+	// again (sweepCustomImages).
+	if err := a.blobs.WriteAll(ctx, customImagePrefix+name, data, &blob.WriterOptions{ContentType: mime}); err != nil {
+		return "", fmt.Errorf("write image %s: %w", name, err)
 	}
 	return a.publicURL + CustomImagePath + name, nil
+}
+
+// sweepCustomImages removes the customization images that no site,
+// site space or organization names any more, once older than the grace
+// period (an upload is named by the save that follows it at once).
+func (a *App) sweepCustomImages(ctx context.Context, cutoff time.Time) (int64, error) {
+	var names map[string]bool
+	err := a.db.Read(ctx, func(tx *store.Tx) (err error) { names, err = store.CustomImageRefs(ctx, tx); return err })
+	if err != nil {
+		return 0, err
+	}
+	return a.sweepBucket(ctx, customImagePrefix, cutoff, time.Time{}, nil, func(keys []string) ([]string, error) {
+		var dead []string
+		for _, k := range keys {
+			if !names[strings.TrimPrefix(k, customImagePrefix)] {
+				dead = append(dead, k)
+			}
+		}
+		return dead, nil
+	})
 }
 
 // OpenCustomImage opens a customization image by its file name, with its
