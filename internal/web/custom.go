@@ -115,9 +115,9 @@ type imageField struct {
 	DarkSrc     string
 }
 
-func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+func docStr(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 
-func obj(m map[string]any, keys ...string) map[string]any {
+func docObj(m map[string]any, keys ...string) map[string]any {
 	for _, k := range keys {
 		m, _ = m[k].(map[string]any)
 	}
@@ -127,33 +127,33 @@ func obj(m map[string]any, keys ...string) map[string]any {
 // formFromDoc reads the form's fields out of a customization document.
 func formFromDoc(doc map[string]any) customForm {
 	f := customForm{
-		Title:        str(doc, "title"),
-		PrimaryLight: str(obj(doc, "styling", "primaryColor"), "light"),
-		PrimaryDark:  str(obj(doc, "styling", "primaryColor"), "dark"),
-		TintLight:    str(obj(doc, "styling", "tint", "color"), "light"),
-		TintDark:     str(obj(doc, "styling", "tint", "color"), "dark"),
-		Theme:        str(obj(doc, "themes"), "default"),
-		Locale:       str(obj(doc, "internationalization"), "locale"),
-		Copyright:    str(obj(doc, "footer"), "copyright"),
-		Logo:         str(obj(doc, "header", "logo"), "light"),
-		LogoDark:     str(obj(doc, "header", "logo"), "dark"),
-		Favicon:      str(obj(doc, "favicon", "icon"), "light"),
-		FaviconDark:  str(obj(doc, "favicon", "icon"), "dark"),
+		Title:        docStr(doc, "title"),
+		PrimaryLight: docStr(docObj(doc, "styling", "primaryColor"), "light"),
+		PrimaryDark:  docStr(docObj(doc, "styling", "primaryColor"), "dark"),
+		TintLight:    docStr(docObj(doc, "styling", "tint", "color"), "light"),
+		TintDark:     docStr(docObj(doc, "styling", "tint", "color"), "dark"),
+		Theme:        docStr(docObj(doc, "themes"), "default"),
+		Locale:       docStr(docObj(doc, "internationalization"), "locale"),
+		Copyright:    docStr(docObj(doc, "footer"), "copyright"),
+		Logo:         docStr(docObj(doc, "header", "logo"), "light"),
+		LogoDark:     docStr(docObj(doc, "header", "logo"), "dark"),
+		Favicon:      docStr(docObj(doc, "favicon", "icon"), "light"),
+		FaviconDark:  docStr(docObj(doc, "favicon", "icon"), "dark"),
 	}
 	f.Tint = f.TintLight != ""
 	// A colour input shows #rrggbb only.
 	for _, c := range []*string{&f.PrimaryLight, &f.PrimaryDark, &f.TintLight, &f.TintDark} {
-		if v, ok := rgb(*c); ok {
+		if v, ok := hexRGB(*c); ok {
 			*c = fmt.Sprintf("#%02x%02x%02x", int(v[0]), int(v[1]), int(v[2]))
 		}
 	}
 	if f.TintLight == "" {
 		f.TintLight, f.TintDark = "#f4f6fb", "#161b22"
 	}
-	if t, ok := obj(doc, "themes")["toggeable"].(bool); !ok || t {
+	if t, ok := docObj(doc, "themes")["toggeable"].(bool); !ok || t {
 		f.Toggle = true
 	}
-	f.EditLink, _ = obj(doc, "git")["showEditLink"].(bool)
+	f.EditLink, _ = docObj(doc, "git")["showEditLink"].(bool)
 	rows := func(list any) []linkRow {
 		var out []linkRow
 		items, _ := list.([]any)
@@ -162,14 +162,14 @@ func formFromDoc(doc map[string]any) customForm {
 			if !ok {
 				continue
 			}
-			row := linkRow{Title: str(m, "title")}
+			row := linkRow{Title: docStr(m, "title")}
 			rest := map[string]any{}
 			for k, v := range m {
 				rest[k] = v
 			}
 			delete(rest, "title")
-			if to, _ := m["to"].(map[string]any); str(to, "kind") == "url" {
-				row.URL = str(to, "url")
+			if to, _ := m["to"].(map[string]any); docStr(to, "kind") == "url" {
+				row.URL = docStr(to, "url")
 				delete(rest, "to")
 			}
 			if len(rest) > 0 {
@@ -180,11 +180,11 @@ func formFromDoc(doc map[string]any) customForm {
 		}
 		return out
 	}
-	f.Header = rows(obj(doc, "header")["links"])
-	groups, _ := obj(doc, "footer")["groups"].([]any)
+	f.Header = rows(docObj(doc, "header")["links"])
+	groups, _ := docObj(doc, "footer")["groups"].([]any)
 	for _, g := range groups {
 		m, _ := g.(map[string]any)
-		f.Footer = append(f.Footer, groupRow{Title: str(m, "title"), Links: rows(m["links"])})
+		f.Footer = append(f.Footer, groupRow{Title: docStr(m, "title"), Links: rows(m["links"])})
 	}
 	return f
 }
@@ -241,14 +241,14 @@ func (f customForm) withBlanks() customForm {
 }
 
 // fieldError is a mistake in the form, said for its reader.
-func fieldError(field, format string, args ...any) error {
+func customFieldError(field, format string, args ...any) error {
 	return folio.FieldErrorf(field, format, args...)
 }
 
 // items turns rows into the customization's link items: empty rows are
 // left out, a title needs a link (an http or https URL, or the link the
 // item already had).
-func items(rows []linkRow, what string) ([]any, error) {
+func linkItems(rows []linkRow, what string) ([]any, error) {
 	out := []any{}
 	for i, r := range rows {
 		if r.Title == "" && r.URL == "" {
@@ -257,25 +257,25 @@ func items(rows []linkRow, what string) ([]any, error) {
 		item := map[string]any{}
 		if r.Extra != "" {
 			if err := json.Unmarshal([]byte(r.Extra), &item); err != nil || item == nil {
-				return nil, fieldError(what, "%s %d could not be read: reload the page and try again", what, i+1)
+				return nil, customFieldError(what, "%s %d could not be read: reload the page and try again", what, i+1)
 			}
 		}
 		if r.Title == "" {
-			return nil, fieldError(what, "%s %d needs a title", what, i+1)
+			return nil, customFieldError(what, "%s %d needs a title", what, i+1)
 		}
 		if utf8.RuneCountInString(r.Title) > folio.MaxLinkTitle {
-			return nil, fieldError(what, "%s %d: the title must be at most %d characters", what, i+1, folio.MaxLinkTitle)
+			return nil, customFieldError(what, "%s %d: the title must be at most %d characters", what, i+1, folio.MaxLinkTitle)
 		}
 		item["title"] = r.Title
 		switch {
 		case r.URL != "":
 			u, err := url.Parse(r.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(r.URL) > folio.MaxURL {
-				return nil, fieldError(what, "%s %d: %q is not a web address; write it as https://example.com/page", what, i+1, r.URL)
+				return nil, customFieldError(what, "%s %d: %q is not a web address; write it as https://example.com/page", what, i+1, r.URL)
 			}
 			item["to"] = map[string]any{"kind": "url", "url": r.URL}
 		case item["to"] == nil:
-			return nil, fieldError(what, "%s %d (%s) needs a URL", what, i+1, r.Title)
+			return nil, customFieldError(what, "%s %d (%s) needs a URL", what, i+1, r.Title)
 		}
 		out = append(out, item)
 	}
@@ -303,14 +303,14 @@ func (f customForm) doc(saved map[string]any) (map[string]any, error) {
 		delete(doc, "title")
 	} else {
 		if n := utf8.RuneCountInString(f.Title); n < folio.MinSiteTitle || n > folio.MaxSiteTitle {
-			return nil, fieldError("title", "The title must be %d to %d characters, or empty to use the site's name", folio.MinSiteTitle, folio.MaxSiteTitle)
+			return nil, customFieldError("title", "The title must be %d to %d characters, or empty to use the site's name", folio.MinSiteTitle, folio.MaxSiteTitle)
 		}
 		doc["title"] = f.Title
 	}
 	for _, c := range []struct{ name, v string }{{"primary colour (light)", f.PrimaryLight}, {"primary colour (dark)", f.PrimaryDark},
 		{"tint (light)", f.TintLight}, {"tint (dark)", f.TintDark}} {
-		if _, ok := rgb(c.v); !ok && (f.Tint || !strings.HasPrefix(c.name, "tint")) {
-			return nil, fieldError("styling", "The %s must be a hex colour such as #346DDB, not %q", c.name, c.v)
+		if _, ok := hexRGB(c.v); !ok && (f.Tint || !strings.HasPrefix(c.name, "tint")) {
+			return nil, customFieldError("styling", "The %s must be a hex colour such as #346DDB, not %q", c.name, c.v)
 		}
 	}
 	st := section("styling")
@@ -321,7 +321,7 @@ func (f customForm) doc(saved map[string]any) (map[string]any, error) {
 		delete(st, "tint")
 	}
 	if f.Theme != "light" && f.Theme != "dark" {
-		return nil, fieldError("themes.default", "The default theme must be light or dark")
+		return nil, customFieldError("themes.default", "The default theme must be light or dark")
 	}
 	section("themes")["default"] = f.Theme
 	section("themes")["toggeable"] = f.Toggle
@@ -330,20 +330,20 @@ func (f customForm) doc(saved map[string]any) (map[string]any, error) {
 		known = known || l.Code == f.Locale
 	}
 	if !known {
-		return nil, fieldError("locale", "Choose one of the languages offered")
+		return nil, customFieldError("locale", "Choose one of the languages offered")
 	}
 	section("internationalization")["locale"] = f.Locale
-	header, err := items(f.Header, "Header link")
+	header, err := linkItems(f.Header, "Header link")
 	if err != nil {
 		return nil, err
 	}
 	if len(header) > folio.MaxHeaderLinks {
-		return nil, fieldError("header", "At most %d header links", folio.MaxHeaderLinks)
+		return nil, customFieldError("header", "At most %d header links", folio.MaxHeaderLinks)
 	}
 	section("header")["links"] = header
 	groups := []any{}
 	for i, g := range f.Footer {
-		links, err := items(g.Links, fmt.Sprintf("Footer group %d, link", i+1))
+		links, err := linkItems(g.Links, fmt.Sprintf("Footer group %d, link", i+1))
 		if err != nil {
 			return nil, err
 		}
@@ -351,10 +351,10 @@ func (f customForm) doc(saved map[string]any) (map[string]any, error) {
 			continue
 		}
 		if g.Title == "" {
-			return nil, fieldError("footer", "Footer group %d needs a title", i+1)
+			return nil, customFieldError("footer", "Footer group %d needs a title", i+1)
 		}
 		if utf8.RuneCountInString(g.Title) > folio.MaxLinkTitle {
-			return nil, fieldError("footer", "Footer group %d: the title must be at most %d characters", i+1, folio.MaxLinkTitle)
+			return nil, customFieldError("footer", "Footer group %d: the title must be at most %d characters", i+1, folio.MaxLinkTitle)
 		}
 		groups = append(groups, map[string]any{"title": g.Title, "links": links})
 	}
@@ -386,7 +386,7 @@ func (f customForm) doc(saved map[string]any) (map[string]any, error) {
 }
 
 // rgb parses a #rgb or #rrggbb colour.
-func rgb(s string) ([3]float64, bool) {
+func hexRGB(s string) ([3]float64, bool) {
 	var c [3]float64
 	if len(s) == 4 && s[0] == '#' {
 		s = "#" + string([]byte{s[1], s[1], s[2], s[2], s[3], s[3]})
@@ -405,7 +405,7 @@ func rgb(s string) ([3]float64, bool) {
 }
 
 // contrast is the WCAG contrast ratio of two colours.
-func contrast(a, b [3]float64) float64 {
+func wcagContrast(a, b [3]float64) float64 {
 	lum := func(c [3]float64) float64 {
 		var l [3]float64
 		for i, v := range c {
@@ -432,12 +432,12 @@ func contrastWarnings(f customForm) []string {
 	for _, c := range []struct{ name, v, bg, theme string }{
 		{"light", f.PrimaryLight, readerLightBG, "light"}, {"dark", f.PrimaryDark, readerDarkBG, "dark"},
 	} {
-		fg, ok1 := rgb(c.v)
-		bg, _ := rgb(c.bg)
+		fg, ok1 := hexRGB(c.v)
+		bg, _ := hexRGB(c.bg)
 		if !ok1 {
 			continue
 		}
-		if r := contrast(fg, bg); r < 4.5 {
+		if r := wcagContrast(fg, bg); r < 4.5 {
 			out = append(out, fmt.Sprintf("The primary colour for the %s theme (%s) has a contrast of %.1f:1 with the %s background (%s): "+
 				"WCAG AA asks 4.5:1 for text. The reader will adjust it for links and text.", c.name, c.v, math.Floor(r*10)/10, c.theme, c.bg))
 		}
@@ -536,7 +536,7 @@ func (h *Handler) saveCustomization(w http.ResponseWriter, r *http.Request, q *r
 		return nil
 	}
 	for _, im := range customImages {
-		data, ok, err := upload(r, im.field, im.label)
+		data, ok, err := formUpload(r, im.field, im.label)
 		if err != nil {
 			return fail(err)
 		}
@@ -568,7 +568,7 @@ func (h *Handler) saveCustomization(w http.ResponseWriter, r *http.Request, q *r
 
 // upload reads the file of an upload field; ok is false when none was
 // chosen.
-func upload(r *http.Request, field, label string) (data []byte, ok bool, err error) {
+func formUpload(r *http.Request, field, label string) (data []byte, ok bool, err error) {
 	if r.MultipartForm == nil {
 		return nil, false, nil
 	}

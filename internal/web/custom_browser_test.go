@@ -79,8 +79,8 @@ func TestCustomizeInBrowser(t *testing.T) {
 		// Saving keeps them, and the page says so.
 		run(chromedp.Click(`#customize-form button[type="submit"]`, chromedp.ByQuery), chromedp.WaitVisible(`p[role="status"]`, chromedp.ByQuery))
 		doc = customization(t, s, admin, org, site)
-		if doc["title"] != "Live title" || get(doc, "styling", "primaryColor", "light") != "#ffff00" {
-			t.Fatalf("saved %v %v", doc["title"], get(doc, "styling", "primaryColor"))
+		if doc["title"] != "Live title" || docAt(doc, "styling", "primaryColor", "light") != "#ffff00" {
+			t.Fatalf("saved %v %v", doc["title"], docAt(doc, "styling", "primaryColor"))
 		}
 
 		run(chromedp.Navigate(s.URL+"/o/"+org+"/settings"), chromedp.WaitVisible(`form.settings`, chromedp.ByQuery))

@@ -47,7 +47,7 @@ func (b *browser) postMultipart(t *testing.T, path string, form url.Values, file
 }
 
 // pngImage is a small PNG of one colour.
-func pngImage(t *testing.T, c color.Color) []byte {
+func customPNG(t *testing.T, c color.Color) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, 8, 8))
 	for x := range 8 {
@@ -98,7 +98,7 @@ func customForm() url.Values {
 		"group0_extra": {"", ""}, "copyright": {"© Example"}, "edit_link": {"on"}}
 }
 
-func get(doc map[string]any, path ...string) any {
+func docAt(doc map[string]any, path ...string) any {
 	var v any = doc
 	for _, k := range path {
 		m, _ := v.(map[string]any)
@@ -144,7 +144,7 @@ func TestCustomizeSite(t *testing.T) {
 			{[]string{"footer", "copyright"}, "© Example"},
 			{[]string{"git", "showEditLink"}, true},
 		} {
-			if d := cmp.Diff(c.want, get(doc, c.path...)); d != "" {
+			if d := cmp.Diff(c.want, docAt(doc, c.path...)); d != "" {
 				t.Errorf("%v (-want +got):\n%s", c.path, d)
 			}
 		}
@@ -157,12 +157,12 @@ func TestCustomizeSite(t *testing.T) {
 		doc["header"].(map[string]any)["links"] = []any{map[string]any{"title": "Guide", "to": map[string]any{"kind": "page", "page": "p1"}, "links": []any{}}}
 		s.Do(t, admin, "PUT", "/v1/orgs/"+org+"/sites/"+site+"/customization", doc).WantStatus(t, 200)
 		form := b.get(t, path).want(t, 200, `value="Guide"`).Body
-		extra := regexpFind(t, form, `name="header_extra" value="([^"]*)"`)
+		extra := customFind(t, form, `name="header_extra" value="([^"]*)"`)
 		f := customForm()
-		f["header_title"], f["header_url"], f["header_extra"] = []string{"Guide"}, []string{""}, []string{htmlUnescape(extra)}
+		f["header_title"], f["header_url"], f["header_extra"] = []string{"Guide"}, []string{""}, []string{customUnescape(extra)}
 		b.postMultipart(t, path, f, nil).redirect(t, path+"?saved=1")
 		if d := cmp.Diff([]any{map[string]any{"title": "Guide", "to": map[string]any{"kind": "page", "page": "p1"}, "links": []any{}}},
-			get(customization(t, s, admin, org, site), "header", "links")); d != "" {
+			docAt(customization(t, s, admin, org, site), "header", "links")); d != "" {
 			t.Errorf("page link (-want +got):\n%s", d)
 		}
 	})
@@ -196,7 +196,7 @@ func TestCustomizeValidation(t *testing.T) {
 		org, site, admin, b := customSite(t, s)
 		path := "/o/" + org + "/sites/" + site + "/customize"
 		before := customization(t, s, admin, org, site)
-		big := append(pngImage(t, color.White), make([]byte, app.MaxCustomImageBytes)...)
+		big := append(customPNG(t, color.White), make([]byte, app.MaxCustomImageBytes)...)
 		for _, c := range []struct {
 			name   string
 			change func(url.Values)
@@ -248,17 +248,17 @@ func TestCustomizeImages(t *testing.T) {
 	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
 		org, site, admin, b := customSite(t, s)
 		path := "/o/" + org + "/sites/" + site + "/customize"
-		logo, fav, favDark := pngImage(t, color.RGBA{200, 0, 0, 255}), pngImage(t, color.RGBA{0, 200, 0, 255}), pngImage(t, color.RGBA{0, 0, 200, 255})
+		logo, fav, favDark := customPNG(t, color.RGBA{200, 0, 0, 255}), customPNG(t, color.RGBA{0, 200, 0, 255}), customPNG(t, color.RGBA{0, 0, 200, 255})
 		b.postMultipart(t, path, customForm(), map[string][]byte{"logo": logo, "favicon": fav, "favicon_dark": favDark}).redirect(t, path+"?saved=1")
 		doc := customization(t, s, admin, org, site)
-		light, _ := get(doc, "header", "logo", "light").(string)
+		light, _ := docAt(doc, "header", "logo", "light").(string)
 		if !strings.HasPrefix(light, apitest.PublicURL+"/images/") || !strings.HasSuffix(light, ".png") {
 			t.Fatalf("logo URL %q", light)
 		}
-		if d := get(doc, "header", "logo", "dark"); d != light {
+		if d := docAt(doc, "header", "logo", "dark"); d != light {
 			t.Fatalf("dark logo %v, want the light one %s", d, light)
 		}
-		fl, fd := get(doc, "favicon", "icon", "light").(string), get(doc, "favicon", "icon", "dark").(string)
+		fl, fd := docAt(doc, "favicon", "icon", "light").(string), docAt(doc, "favicon", "icon", "dark").(string)
 		if fl == fd || fl == "" || fd == "" {
 			t.Fatalf("favicons %q %q", fl, fd)
 		}
@@ -275,7 +275,7 @@ func TestCustomizeImages(t *testing.T) {
 
 		// Saving without files keeps them; removing takes them out.
 		b.postMultipart(t, path, customForm(), nil).redirect(t, path+"?saved=1")
-		if got := get(customization(t, s, admin, org, site), "header", "logo", "light"); got != light {
+		if got := docAt(customization(t, s, admin, org, site), "header", "logo", "light"); got != light {
 			t.Fatalf("logo after a save without files: %v", got)
 		}
 		f := customForm()
@@ -283,10 +283,10 @@ func TestCustomizeImages(t *testing.T) {
 		f.Set("favicon_remove", "on")
 		b.postMultipart(t, path, f, nil).redirect(t, path+"?saved=1")
 		doc = customization(t, s, admin, org, site)
-		if l := get(doc, "header", "logo"); l != nil {
+		if l := docAt(doc, "header", "logo"); l != nil {
 			t.Fatalf("logo after removal: %v", l)
 		}
-		if d := cmp.Diff(map[string]any{}, get(doc, "favicon")); d != "" {
+		if d := cmp.Diff(map[string]any{}, docAt(doc, "favicon")); d != "" {
 			t.Fatalf("favicon after removal: %s", d)
 		}
 	})
@@ -305,7 +305,7 @@ func TestCustomizeRefused(t *testing.T) {
 		if p := b.get(t, path).want(t, 403, "only members with the create role or higher can customize sites"); strings.Contains(p.Body, "<form method=\"post\" action=\""+path) {
 			t.Fatal("the form is offered to an editor")
 		}
-		b.postMultipart(t, path, customForm(), map[string][]byte{"logo": pngImage(t, color.Black)}).want(t, 403)
+		b.postMultipart(t, path, customForm(), map[string][]byte{"logo": customPNG(t, color.Black)}).want(t, 403)
 		b.get(t, path+"/preview").want(t, 403)
 		b.get(t, path+"/preview?v=1&title=Forged").want(t, 403)
 		if d := cmp.Diff(before, customization(t, s, admin, org, site)); d != "" {
@@ -346,7 +346,7 @@ func TestCustomizePreview(t *testing.T) {
 		q.Set("primary_light", "#aa0000")
 		q.Set("theme", "dark")
 		b.get(t, path+"?"+q.Encode()).want(t, 200, "Unsaved title", "#aa0000", `data-theme="dark"`, `lang="fr"`, "status.example.com", "© Example")
-		if d := get(customization(t, s, admin, org, site), "title"); d != nil {
+		if d := docAt(customization(t, s, admin, org, site), "title"); d != nil {
 			t.Fatalf("the preview saved the title: %v", d)
 		}
 		q.Set("primary_light", "red")
@@ -355,9 +355,9 @@ func TestCustomizePreview(t *testing.T) {
 		}
 		// The reader's assets load without a session (the frame is
 		// sandboxed: its requests carry no cookie); pages do not.
-		css := regexpFind(t, b.get(t, path).Body, `href="(`+path+`/~/reader.css\?v=[^"]+)"`)
+		css := customFind(t, b.get(t, path).Body, `href="(`+path+`/~/reader.css\?v=[^"]+)"`)
 		anon := newBrowser(s)
-		if c := anon.get(t, htmlUnescape(css)).want(t, 200); !strings.Contains(c.Header.Get("Content-Type"), "text/css") {
+		if c := anon.get(t, customUnescape(css)).want(t, 200); !strings.Contains(c.Header.Get("Content-Type"), "text/css") {
 			t.Fatalf("stylesheet: %v", c.Header)
 		}
 		anon.get(t, path).want(t, 401)
@@ -388,7 +388,7 @@ func TestOrgSettings(t *testing.T) {
 			`<label for="default_role">Default role</label>`, `aria-current="page">Settings</a>`, "require specific reviewers (1 person)")
 		form := url.Values{"title": {"Renamed Org"}, "default_role": {"comment"}, "email_domains": {"Example.com\n@docs.example.org"},
 			"merge_rules": {"rules"}, "rule_require_at_least_one_review": {"on"}, "ai": {"on"}}
-		b.postMultipart(t, path, form, map[string][]byte{"logo": pngImage(t, color.White)}).redirect(t, path+"?saved=1")
+		b.postMultipart(t, path, form, map[string][]byte{"logo": customPNG(t, color.White)}).redirect(t, path+"?saved=1")
 		var o struct {
 			Title        string
 			DefaultRole  *string
@@ -445,7 +445,7 @@ func TestOrgSettingsRefused(t *testing.T) {
 			{"domain/not a domain", func(f url.Values) { f.Set("email_domains", "example.com\nnot a domain!") }, nil, 400, "is not a domain name"},
 			{"role/unknown", func(f url.Values) { f.Set("default_role", "owner") }, nil, 400, "defaultRole must be one of"},
 			{"logo/not an image", nil, map[string][]byte{"logo": []byte("GIF? no")}, 400, "Logo must be a PNG, JPEG, GIF, WebP or ICO image"},
-			{"logo/too large", nil, map[string][]byte{"logo": append(pngImage(t, color.White), make([]byte, app.MaxCustomImageBytes)...)}, 413,
+			{"logo/too large", nil, map[string][]byte{"logo": append(customPNG(t, color.White), make([]byte, app.MaxCustomImageBytes)...)}, 413,
 				"Logo: the image is larger than 1024 KiB"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
@@ -481,7 +481,7 @@ func TestOrgSettingsRefused(t *testing.T) {
 	})
 }
 
-func regexpFind(t *testing.T, s, re string) string {
+func customFind(t *testing.T, s, re string) string {
 	t.Helper()
 	m := regexp.MustCompile(re).FindStringSubmatch(s)
 	if m == nil {
@@ -490,7 +490,7 @@ func regexpFind(t *testing.T, s, re string) string {
 	return m[1]
 }
 
-func htmlUnescape(s string) string {
+func customUnescape(s string) string {
 	return strings.NewReplacer("&amp;", "&", "&#34;", `"`, "&quot;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">").Replace(s)
 }
 

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/foliodocs/folio"
@@ -115,28 +116,18 @@ func (h *Handler) renderSettings(w http.ResponseWriter, q *req, status int, f *o
 	for _, r := range keptRules(f.Org.MergeRules) {
 		s := strings.ReplaceAll(r.Rule, "_", " ")
 		if len(r.Users) > 0 {
-			s += " (" + plural(len(r.Users), "person", "people") + ")"
+			s += " (" + countOf(len(r.Users), "person", "people") + ")"
 		}
 		v.Kept = append(v.Kept, s)
 	}
 	h.render(w, status, "orgsettings", q, "Settings · "+f.Org.Title, v)
 }
 
-func plural(n int, one, many string) string {
+func countOf(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return itoa(n) + " " + many
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
+	return strconv.Itoa(n) + " " + many
 }
 
 // saveOrgSettings saves the form in one UpdateOrganization (which checks
@@ -164,7 +155,7 @@ func (h *Handler) saveOrgSettings(w http.ResponseWriter, r *http.Request, q *req
 	if p.Get("logo_remove") == "on" {
 		form.Logo = ""
 	}
-	data, ok, err := upload(r, "logo", "Logo")
+	data, ok, err := formUpload(r, "logo", "Logo")
 	if err != nil {
 		return fail(err)
 	}

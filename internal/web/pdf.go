@@ -81,14 +81,14 @@ func (h *Handler) pdfState(r *http.Request, t app.PrintTarget, printURL string) 
 	case e == nil:
 		return pdfState{Status: "none", Message: "No PDF of the current version yet."}, nil
 	case e.Status == folio.PDFDone:
-		return pdfState{Status: "done", Message: "The PDF is ready.", Download: pdfDownload(printURL), Size: size(e.Size)}, nil
+		return pdfState{Status: "done", Message: "The PDF is ready.", Download: pdfDownload(printURL), Size: pdfSize(e.Size)}, nil
 	case e.Status == folio.PDFFailed:
 		return pdfState{Status: "failed", Message: "Making the PDF failed: " + e.Error}, nil
 	}
 	return pdfState{Status: "pending", Message: "Making the PDF… this page shows it when it is ready."}, nil
 }
 
-func size(n int64) string {
+func pdfSize(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))

@@ -98,7 +98,7 @@ func TestPDFExport(t *testing.T) {
 		}
 		b.get(t, path).want(t, 200, `data-status="done"`, "The PDF is ready.", "Download the PDF", "12 bytes")
 		// The link is signed: it works without the session too.
-		pdf := newBrowser(s).get(t, htmlUnescape(st["download"])).want(t, 200)
+		pdf := newBrowser(s).get(t, customUnescape(st["download"])).want(t, 200)
 		if pdf.Body != "%PDF-1.4 all" || pdf.Header.Get("Content-Type") != "application/pdf" {
 			t.Fatalf("PDF %q %v", pdf.Body, pdf.Header)
 		}
