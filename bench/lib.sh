@@ -77,6 +77,9 @@ setup = function(thread)
   n = n + 1
   thread:set("i", n * 7)
 end
+if os.getenv("ACCEPT_GZIP") ~= nil and os.getenv("ACCEPT_GZIP") ~= "" then
+  wrk.headers["Accept-Encoding"] = "gzip" -- as browsers send it
+end
 request = function()
   i = i % #paths + 1
   return wrk.format("GET", paths[i])

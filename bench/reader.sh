@@ -19,7 +19,11 @@
 # EVERY (10), IMPORT_TIMEOUT (seconds, default 900), READER_CACHE (bytes, the
 # server's --reader-cache; default: the server's default), SHOW_MEMORY (when
 # set, print the server's RSS, peak RSS and live heap right before the reader
-# runs).
+# runs), ACCEPT_GZIP (default 1: wrk sends "Accept-Encoding: gzip" as browsers
+# do, the static server sends each page's precompressed twin, gzip -6, as
+# nginx's gzip_static does, and the reader sends the compressed copy its cache
+# holds; ACCEPT_GZIP= (empty) measures clients that accept no encoding, which
+# the reader answers by inflating that copy).
 # PostgreSQL runs use a new database folio_bench_<random> on 127.0.0.1:5432
 # as user postgres (trust auth), dropped at the end.
 set -euo pipefail
@@ -34,6 +38,8 @@ EVERY=${EVERY:-10}
 IMPORT_TIMEOUT=${IMPORT_TIMEOUT:-900}
 READER_CACHE=${READER_CACHE:-}
 SHOW_MEMORY=${SHOW_MEMORY:-}
+ACCEPT_GZIP=${ACCEPT_GZIP-1}
+export ACCEPT_GZIP
 pg_admin_url=postgres://postgres@127.0.0.1:5432
 
 # shellcheck source=bench/lib.sh
@@ -105,7 +111,7 @@ wait_listen() {
 # start_static DIR: serves DIR with bench/staticserve; sets static_pid and
 # static_url.
 start_static() {
-  "$tmp/staticserve" -dir "$1" >"$tmp/static.out" 2>"$tmp/static.err" &
+  "$tmp/staticserve" -dir "$1" ${ACCEPT_GZIP:+-gzip} >"$tmp/static.out" 2>"$tmp/static.err" &
   static_pid=$!
   static_url=http://$(wait_listen "$static_pid" "$tmp/static.out")
 }
@@ -186,6 +192,7 @@ bench_store() {
     mkdir -p "$tmp/static$(dirname "$path")"
     curl -fsS -o "$tmp/static$path" "$base_url$path" || die "GET $path failed"
     bytes=$((bytes + $(stat -c %s "$tmp/static$path")))
+    if [ -n "$ACCEPT_GZIP" ]; then gzip -6 -k -n "$tmp/static$path"; fi
   done <"$tmp/paths.txt"
   say "$store: $((bytes / n)) bytes per page on average"
   write_paths_lua "$tmp/pages.lua" <"$tmp/paths.txt"
@@ -220,7 +227,7 @@ report=$(
   echo "# folio reader benchmark, $(date '+%Y-%m-%d %H:%M:%S %Z')"
   echo
   echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)'), $(go version | cut -d' ' -f3-), $(nproc) CPUs, $(uname -sr)"
-  echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on the same machine; a published space of 10,100 pages (bench/gencorpus), every ${EVERY}th page of its folders"
+  echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on the same machine, ${ACCEPT_GZIP:+Accept-Encoding: gzip}${ACCEPT_GZIP:-no Accept-Encoding}; a published space of 10,100 pages (bench/gencorpus), every ${EVERY}th page of its folders"
   echo
   echo "| store | server | req/s | transfer/s | p50 | p99 | CPU µs/req | max RSS MB | non-2xx |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"

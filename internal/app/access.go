@@ -15,7 +15,7 @@ var errScoped = folio.Errorf(folio.Forbidden, "this token was issued by an organ
 
 var errMemberDisabled = folio.Errorf(folio.Forbidden, "your membership of this organization is disabled: an admin of the organization can enable it again")
 
-var errSSORequired = folio.Errorf(folio.Forbidden, "this organization requires single sign-on: sign in through one of its SAML providers")
+var errSSORequired = folio.Errorf(folio.Forbidden, "this organization requires single sign-on: sign in through its single sign-on")
 
 // access loads what the caller is in an organization and applies the SSO
 // rule. Non-members get NotFound, exactly as for a missing organization.

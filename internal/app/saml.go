@@ -373,35 +373,8 @@ func (a *App) samlLogin(ctx context.Context, orgID, id folio.ID, samlResponse, s
 		if err := store.TakeSAMLLogin(ctx, tx, state, p.ID); err != nil {
 			return folio.Errorf(folio.Invalid, "this sign-in was not started here or has expired: start again")
 		}
-		u, err := store.GetUserByEmail(ctx, tx, nu.Email)
-		switch {
-		case err == nil:
-			if m, err := store.GetMember(ctx, tx, orgID, u.ID); err == nil && m.Disabled {
-				return errMemberDisabled
-			} else if err != nil {
-				if folio.IsNotFound(err) {
-					return folio.Errorf(folio.Invalid, "the account %s exists but is not a member of this organization: "+
-						"an admin must invite it before it can sign in through the organization's SSO", nu.Email)
-				}
-				return err
-			}
-			if err := store.SetMemberSSO(ctx, tx, orgID, u.ID); err != nil {
-				return err
-			}
-		case folio.IsNotFound(err):
-			if u, err = store.CreateUser(ctx, tx, nu); err != nil {
-				return err
-			}
-			m := folio.Member{OrganizationID: orgID, UserID: u.ID, Role: p.DefaultRole, JoinedAt: tx.Now, SSO: true}
-			if _, err := addMember(ctx, tx, folio.Caller{UserID: u.ID}, &m); err != nil {
-				return err
-			}
-			if p.DefaultTeam != "" {
-				if err := store.AddTeamMemberIfAbsent(ctx, tx, orgID, p.DefaultTeam, u.ID, folio.TeamMember); err != nil {
-					return err
-				}
-			}
-		default:
+		u, err := joinBySSO(ctx, tx, orgID, nu, p.DefaultRole, p.DefaultTeam)
+		if err != nil {
 			return err
 		}
 		out.User = u
@@ -418,4 +391,44 @@ func (a *App) samlLogin(ctx context.Context, orgID, id folio.ID, samlResponse, s
 		return nil, err
 	}
 	return out, nil
+}
+
+// joinBySSO finds or makes the user an organization's identity provider
+// vouched for (SAML or OpenID Connect), in tx. An existing account is
+// accepted only when it is already a member (an admin invited it), and is
+// marked an SSO member; a disabled member is refused. An unknown email
+// gets a new account, which joins with role and team (none when "").
+func joinBySSO(ctx context.Context, tx *store.Tx, orgID folio.ID, nu folio.NewUser, role folio.Role, team folio.ID) (*folio.User, error) {
+	u, err := store.GetUserByEmail(ctx, tx, nu.Email)
+	switch {
+	case err == nil:
+		if m, err := store.GetMember(ctx, tx, orgID, u.ID); err == nil && m.Disabled {
+			return nil, errMemberDisabled
+		} else if err != nil {
+			if folio.IsNotFound(err) {
+				return nil, folio.Errorf(folio.Invalid, "the account %s exists but is not a member of this organization: "+
+					"an admin must invite it before it can sign in through the organization's SSO", nu.Email)
+			}
+			return nil, err
+		}
+		if err := store.SetMemberSSO(ctx, tx, orgID, u.ID); err != nil {
+			return nil, err
+		}
+	case folio.IsNotFound(err):
+		if u, err = store.CreateUser(ctx, tx, nu); err != nil {
+			return nil, err
+		}
+		m := folio.Member{OrganizationID: orgID, UserID: u.ID, Role: role, JoinedAt: tx.Now, SSO: true}
+		if _, err := addMember(ctx, tx, folio.Caller{UserID: u.ID}, &m); err != nil {
+			return nil, err
+		}
+		if team != "" {
+			if err := store.AddTeamMemberIfAbsent(ctx, tx, orgID, team, u.ID, folio.TeamMember); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, err
+	}
+	return u, nil
 }

@@ -326,10 +326,8 @@ func (s *Server) routes() {
 
 	// Site content API.
 	s.handle("POST /v1/urls/published", public, s.resolvePublishedContentByURL)
-	// urls.app links of integrations (applinks.go); those of
-	// organizations, collections and spaces are the web application's
-	// pages (internal/web, mounted in server.go).
-	s.handle("GET /integrations/{integrationName}", public, s.appLink)
-	s.handle("GET /integrations/{integrationName}/{rest...}", public, s.appLink)
+	// urls.app links (of organizations, collections, spaces, OpenAPI
+	// specifications and integrations) are the web application's pages
+	// (internal/web, mounted in server.go).
 	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content", authed, s.getOpenAPIVersionContent)
 }

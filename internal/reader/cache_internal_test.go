@@ -61,9 +61,11 @@ func TestHTMLCacheOneCopy(t *testing.T) {
 		Nav: template.HTML(strings.Repeat("n", 10_000)), Specs: []string{"petstore"}, Versions: []string{"v1"}}
 	c.put("parts", parts)
 	// A page as rendered: in a buffer with room to spare, which the cache
-	// does not keep.
+	// does not keep; held compressed.
 	page := make([]byte, 31_000, 60_000)
-	copy(page, strings.Repeat("p", 31_000))
+	for i := range page {
+		page[i] = "<p>Folio keeps pages compressed.</p>\n"[i%37]
+	}
 	c.putPage("page", page, "parts", parts)
 
 	stub, ok := c.peek("parts")
@@ -73,10 +75,14 @@ func TestHTMLCacheOneCopy(t *testing.T) {
 	if versionsKey(stub.Specs, stub.Versions) != versionsKey(parts.Specs, parts.Versions) {
 		t.Fatalf("the stub lost the OpenAPI versions: %v %v", stub.Specs, stub.Versions)
 	}
-	if b, ok := c.getPage("page"); !ok || string(b) != string(page) || cap(b) > 32<<10 {
-		t.Fatalf("the whole page is not cached as rendered, without the buffer's spare room (%d bytes held)", cap(b))
+	gz, n, ok := c.getPage("page")
+	if !ok || n != len(page) || cap(gz) > 4<<10 {
+		t.Fatalf("the whole page is not cached compressed, without spare room: %d bytes held for %d (%v)", cap(gz), n, ok)
 	}
-	if s := c.lru.Stats(); s.Entries != 2 || s.Used > 32<<10+1024 {
+	if b, err := inflatePage(gz, n); err != nil || string(b) != string(page) {
+		t.Fatalf("the cached page does not inflate to the page rendered: %v", err)
+	}
+	if s := c.lru.Stats(); s.Entries != 2 || s.Used > 4<<10+1024 {
 		t.Fatalf("%d entries of %d bytes held for a page of %d bytes", s.Entries, s.Used, len(page))
 	}
 

@@ -1,7 +1,9 @@
 package reader_test
 
 import (
+	"compress/gzip"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -97,6 +99,28 @@ func TestCacheSameBytes(t *testing.T) {
 			serve(t, cached, base+"/faq", dark).want(t, 200, `<html lang="en" data-theme="dark">`)
 			if p := serve(t, cached, base+"/faq"); !strings.Contains(p.body, `<html lang="en" data-theme="light">`) {
 				t.Fatal("a visitor without a theme cookie got another visitor's dark page")
+			}
+		}
+		// A browser that accepts gzip gets the cached copy as the cache
+		// holds it, compressed, and the same page once inflated; every
+		// answer says it varies with Accept-Encoding.
+		for _, p := range paths {
+			plain := serve(t, cached, p)
+			req := httptest.NewRequest("GET", p, nil)
+			req.Header.Set("Accept-Encoding", "br, gzip;q=0.8")
+			rec := httptest.NewRecorder()
+			cached.ServeHTTP(rec, req)
+			if rec.Code != 200 || rec.Header().Get("Content-Encoding") != "gzip" || rec.Header().Get("Vary") != "Accept-Encoding" ||
+				plain.header.Get("Vary") != "Accept-Encoding" || plain.header.Get("Content-Encoding") != "" {
+				t.Fatalf("%s: %d, encoding %q, vary %q / %q", p, rec.Code, rec.Header().Get("Content-Encoding"),
+					rec.Header().Get("Vary"), plain.header.Get("Vary"))
+			}
+			zr, err := gzip.NewReader(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, err := io.ReadAll(zr); err != nil || string(b) != plain.body || rec.Body.Len() > len(b)/2 {
+				t.Fatalf("%s: the gzip answer (%d bytes) is not the page (%d bytes) compressed: %v", p, rec.Body.Len(), len(b), err)
 			}
 		}
 		before := serve(t, cached, base+"/setup").want(t, 200, `alt="A dot"`, `<h1>Setup</h1>`, `href="`+base+`/setup/install"`)

@@ -3,6 +3,7 @@ package reader
 import (
 	"bytes"
 	"embed"
+	"fmt"
 	"html"
 	"html/template"
 	"log/slog"
@@ -603,8 +604,8 @@ func (h *Handler) page(q *request) {
 		return
 	}
 	key := pageKey(q, c, sp, all, sections, node, versions)
-	if b, ok := h.cache.getPage(key); ok {
-		h.sendPage(q, b)
+	if gz, n, ok := h.cache.getPage(key); ok {
+		h.sendCachedPage(q, gz, n)
 		h.viewed(q, sp, node.Page.ID)
 		return
 	}
@@ -634,11 +635,30 @@ func (h *Handler) page(q *request) {
 // escaping would have missed.
 const readerCSP = "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'"
 
+// sendCachedPage answers a page of the site held compressed by the cache:
+// as it is to a browser that accepts gzip, when no integration script is
+// added to it, else inflated and sent as sendPage does.
+func (h *Handler) sendCachedPage(q *request, gz []byte, n int) {
+	if acceptsGzip(q.r) && len(h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)) == 0 {
+		q.w.Header().Set("Content-Encoding", "gzip")
+		q.w.Header().Set("Vary", "Accept-Encoding")
+		h.send(q.w, q.r, http.StatusOK, gz)
+		return
+	}
+	b, err := inflatePage(gz, n)
+	if err != nil {
+		h.fail(q.w, q.r, q, fmt.Errorf("reader: a cached page does not inflate: %w", err))
+		return
+	}
+	h.sendPage(q, b)
+}
+
 // sendPage answers a page of the site, with the scripts of the
 // integrations installed on it (site:script:inject) added before </body>
 // and their origins, and the script-src and connect-src sources of their
 // policies, allowed by the page's policy. Pages are cached without them.
 func (h *Handler) sendPage(q *request, b []byte) {
+	q.w.Header().Set("Vary", "Accept-Encoding") // the cached copy may be sent compressed
 	var scripts []app.SiteScript
 	if !q.preview {
 		scripts = h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)

@@ -77,7 +77,6 @@ var sqlitePragmas = []string{
 	"journal_mode(WAL)",
 	"foreign_keys(1)",
 	"synchronous(NORMAL)",
-	"cache_size(-4096)",
 	"mmap_size(0)",
 	"temp_store(MEMORY)",
 	"journal_size_limit(67108864)",
@@ -88,7 +87,10 @@ func sqliteDSN(path string, write bool) string {
 	for _, p := range sqlitePragmas {
 		q.Add("_pragma", p)
 	}
-	if !write {
+	if write {
+		q.Add("_pragma", "cache_size(-4096)")
+	} else {
+		q.Add("_pragma", "cache_size(-1024)")
 		q.Add("_pragma", "query_only(1)")
 	}
 	return "file:" + path + "?" + q.Encode()

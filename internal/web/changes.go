@@ -319,7 +319,11 @@ func (h *Handler) revision(w http.ResponseWriter, r *http.Request, q *req) error
 	build = func(pages []*content.Page) []*pageItem {
 		var out []*pageItem
 		for _, p := range pages {
-			out = append(out, &pageItem{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Type: p.Type, Children: build(p.Pages)})
+			it := &pageItem{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Type: p.Type, Children: build(p.Pages)}
+			if p.Type == content.PageDocument {
+				it.Href = v.Href + "/~/revisions/" + c.Revision.ID + "/pages/" + p.ID
+			}
+			out = append(out, it)
 		}
 		return out
 	}

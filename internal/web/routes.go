@@ -44,5 +44,10 @@ func (h *Handler) routes() {
 	h.handle("GET /s/{space}/~/revisions/{revision}", signedIn, h.revision)
 	h.handle("GET /s/{space}/~/comments", signedIn, h.comments)
 	h.handle("POST /s/{space}/~/comments", signedIn, h.postComment)
+	h.ssoRoutes()
+	h.peopleRoutes()
+	h.extendRoutes()
+	h.historyRoutes()
+	h.sitesRoutes()
 	h.customRoutes()
 }

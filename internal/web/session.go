@@ -88,7 +88,7 @@ func (h *Handler) signInPage(w http.ResponseWriter, r *http.Request, q *req) err
 	return nil
 }
 
-// ssoLinks fills the organization's SAML providers: from ?org=, or from the
+// ssoLinks fills the organization's SAML and OpenID Connect providers: from ?org=, or from the
 // organization page the user was going to.
 func (h *Handler) ssoLinks(r *http.Request, v *signInView) {
 	org := strings.TrimSpace(r.URL.Query().Get("org"))
@@ -101,12 +101,14 @@ func (h *Handler) ssoLinks(r *http.Request, v *signInView) {
 	}
 	v.Org = org
 	ps, err := h.app.ListSSOLogins(r.Context(), org)
-	if err != nil || len(ps) == 0 {
-		v.SSOFail = "This organization has no single sign-on."
-		return
+	if err == nil {
+		for _, p := range ps {
+			v.SSO = append(v.SSO, ssoLink{Label: p.Label, Href: "/signin/sso/" + org + "/" + p.ID})
+		}
+		h.oidcLinks(r, org, v)
 	}
-	for _, p := range ps {
-		v.SSO = append(v.SSO, ssoLink{Label: p.Label, Href: "/signin/sso/" + org + "/" + p.ID})
+	if len(v.SSO) == 0 {
+		v.SSOFail = "This organization has no single sign-on."
 	}
 }
 

@@ -129,7 +129,11 @@ func (h *Handler) spacePage(w http.ResponseWriter, r *http.Request, q *req) erro
 		title = node.Page.Title + " · " + v.Space.Title
 		v.Tree = h.tree(c, v.Href, node.Page.ID)
 	}
-	h.render(w, http.StatusOK, "space", q, title, v)
+	var extra pageAssets
+	if v.CanEdit {
+		extra.Scripts = []string{assetsByKey["tree.js"].url} // drag and drop in the page tree
+	}
+	h.renderPage(w, http.StatusOK, "space", q, title, v, extra)
 	return nil
 }
 

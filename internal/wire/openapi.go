@@ -49,7 +49,7 @@ func (u URLs) NewOpenAPISpec(v *folio.OpenAPISpecView) OpenAPISpec {
 		Slug: v.Slug, SourceURL: v.SourceURL, ProcessingState: v.ProcessingState, Visibility: v.Visibility,
 		LastVersion: v.LastVersion, LastProcessedAt: TimePtr(v.LastProcessedAt), LastProcessErrorCode: v.LastErrorCode,
 		LastProcessedErrors: v.LastErrors, Permissions: OpenAPISpecPermissions{View: true, Edit: v.Edit},
-		URLs: OpenAPISpecURLs{Location: u.API(openAPIPath(&v.OpenAPISpec)), App: u.App("/openapi/" + v.Slug)}}
+		URLs: OpenAPISpecURLs{Location: u.API(openAPIPath(&v.OpenAPISpec)), App: u.App("/o/" + v.OrganizationID + "/openapi/" + v.Slug)}}
 	if v.Visibility == folio.OpenAPIPublic && v.LastVersion != "" {
 		out.URLs.Published = u.OpenAPIRawURL(&v.OpenAPISpec, v.LastVersion)
 	}

@@ -1,8 +1,10 @@
-// Package ssotest runs a SAML identity provider (IdP) in process, for tests
-// only: a real github.com/crewjam/saml IdP on a loopback httptest server
-// that always has a user signed in, so a test can take a service provider
-// (Folio's SAML endpoints, or a bare sso.Provider) through a whole login
-// without a browser or an outside IdP.
+// Package ssotest runs identity providers in process, for tests only: an
+// OpenID Connect provider (OIDC, in oidc.go: discovery, keys, a code flow
+// with PKCE and RS256 ID tokens made with github.com/golang-jwt/jwt), and a
+// SAML identity provider (IdP): a real github.com/crewjam/saml IdP on a
+// loopback httptest server that always has a user signed in, so a test can
+// take a service provider (Folio's SAML endpoints, or a bare sso.Provider)
+// through a whole login without a browser or an outside IdP.
 //
 // A test starts an IdP with New, configures the service provider with the
 // IdP's EntityID, SSOURL and CertPEM, hands the IdP the provider's metadata
@@ -10,7 +12,8 @@
 // a browser would post to the assertion consumer service with Login.
 //
 // Allowed imports: github.com/crewjam/saml (with goxmldsig, whose types
-// its API exposes), the standard library (tests only). Not package sso: the
+// its API exposes), github.com/golang-jwt/jwt, the standard library
+// (tests only). Not package sso: the
 // in-package tests of sso use this package, and Go refuses the import
 // cycle that would make.
 package ssotest
