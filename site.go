@@ -467,7 +467,7 @@ func itoa(i int) string {
 }
 
 // ValidateCustomization checks the parts of a SiteCustomizationSettings
-// document that Folio's reader uses: title, styling (theme, colors),
+// document that Folio's reader uses: title, styling (theme, colors, tint),
 // favicon, header (logo, links), footer (logo, groups, copyright) and
 // themes. Other parts are kept as sent. It returns Invalid errors naming
 // the field by its path.
@@ -478,6 +478,9 @@ func ValidateCustomization(doc map[string]any) error {
 		c.enum(st, "theme", "styling.theme", "clean", "muted", "bold", "gradient")
 		for _, k := range []string{"primaryColor", "infoColor", "successColor", "warningColor", "dangerColor"} {
 			c.themed(st, k, "styling."+k, c.color)
+		}
+		if tint := c.object(st, "tint", "styling.tint"); tint != nil {
+			c.themed(tint, "color", "styling.tint.color", c.color)
 		}
 	}
 	if fav := c.object(doc, "favicon", "favicon"); fav != nil {

@@ -47,7 +47,7 @@ type GCReport struct {
 	DeletedObjects int64 `json:"deletedObjects"`
 	DeletedBlobs   int64 `json:"deletedBlobs"`
 	DeletedPDFs    int64 `json:"deletedPDFs"`
-	DeletedAssets  int64 `json:"deletedAssets"`
+	DeletedAssets  int64 `json:"deletedAssets"` // integration icons and previews, customization images
 	PrunedHistory  int64 `json:"prunedHistory"`
 }
 
@@ -92,6 +92,11 @@ func (a *App) CollectGarbage(ctx context.Context) (r GCReport, err error) {
 			return r, err
 		}
 		if r.DeletedAssets, err = a.sweepAssets(ctx, wallCutoff, cutoff); err != nil {
+			return r, err
+		}
+		images, err := a.sweepCustomImages(ctx, wallCutoff)
+		r.DeletedAssets += images
+		if err != nil {
 			return r, err
 		}
 	}

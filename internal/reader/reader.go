@@ -89,6 +89,7 @@ type request struct {
 	base     string // path prefix of the site: /sites/{id} or /{basename}, no trailing slash
 	absolute string // absolute URL of the base, for canonical URLs and the sitemap
 	rest     string // path under base, without leading or trailing slash
+	preview  bool   // the app's preview of unsaved settings (preview.go)
 }
 
 // ServeHTTP serves one reader request.
@@ -146,6 +147,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Secure: h.secure, SameSite: http.SameSiteLaxMode})
 	}
 	h.keepVisitor(q, vis)
+	h.serveSite(q)
+}
+
+// serveSite serves the path under the base of a resolved site.
+func (h *Handler) serveSite(q *request) {
 	switch q.rest {
 	case "robots.txt":
 		h.robots(q)
@@ -653,7 +659,10 @@ func (h *Handler) sendCachedPage(q *request, gz []byte, n int) {
 // policies, allowed by the page's policy. Pages are cached without them.
 func (h *Handler) sendPage(q *request, b []byte) {
 	q.w.Header().Set("Vary", "Accept-Encoding") // the cached copy may be sent compressed
-	scripts := h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)
+	var scripts []app.SiteScript
+	if !q.preview {
+		scripts = h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)
+	}
 	if len(scripts) == 0 {
 		h.send(q.w, q.r, http.StatusOK, b)
 		return

@@ -51,4 +51,5 @@ func (h *Handler) routes() {
 	h.sitesRoutes()
 	h.commentsRoutes()
 	h.flowRoutes()
+	h.customRoutes()
 }

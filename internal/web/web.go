@@ -17,6 +17,7 @@ import (
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/app"
 	"github.com/foliodocs/folio/internal/ratelimit"
+	"github.com/foliodocs/folio/internal/reader"
 )
 
 // Config holds what the web application needs.
@@ -47,6 +48,7 @@ type Handler struct {
 	published func(ctx context.Context, spaceID, rest string) (string, bool)
 	now       func() time.Time
 	patterns  []string
+	preview   *reader.Handler // renders the customization preview (custom.go)
 }
 
 // New builds the web application's handler with its routes.
@@ -55,7 +57,8 @@ func New(cfg Config) *Handler {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	h := &Handler{app: cfg.App, logger: cfg.Logger, public: strings.TrimRight(cfg.PublicURL, "/"), mux: http.NewServeMux(),
-		signIns: ratelimit.New(cfg.SignInLimit, time.Minute, 100_000), published: cfg.Published, now: time.Now}
+		signIns: ratelimit.New(cfg.SignInLimit, time.Minute, 100_000), published: cfg.Published, now: time.Now,
+		preview: reader.New(cfg.App, cfg.PublicURL, cfg.Logger)}
 	if u, err := url.Parse(h.public); err == nil {
 		h.secure = u.Scheme == "https"
 		h.origin = u.Scheme + "://" + u.Host
@@ -178,6 +181,9 @@ func (h *Handler) publishedPage(r *http.Request) (string, bool) {
 	return h.published(r.Context(), id, r.PathValue("rest"))
 }
 
+// maxUploadForm bounds a posted form with files.
+const maxUploadForm = 8 << 20
+
 var (
 	errSignInFirst = folio.Errorf(folio.Unauthenticated, "sign in to continue")
 	errCrossSite   = folio.Errorf(folio.Forbidden, "this form came from another site or an old page: reload the page and try again")
@@ -205,8 +211,24 @@ func (h *Handler) checkCrossSite(r *http.Request, q *req) error {
 		}
 		return nil
 	}
-	r.Body = http.MaxBytesReader(nil, r.Body, 1<<20)
-	if err := r.ParseForm(); err != nil {
+	// A form with files (multipart) may be larger: its uploads are
+	// checked again by what reads them.
+	limit, multi := int64(1<<20), strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data")
+	if multi {
+		limit = maxUploadForm
+	}
+	r.Body = http.MaxBytesReader(nil, r.Body, limit)
+	var err error
+	if multi {
+		err = r.ParseMultipartForm(limit)
+	} else {
+		err = r.ParseForm()
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return folio.Errorf(folio.TooLarge, "the form is larger than %d MiB", limit>>20)
+	}
+	if err != nil {
 		return folio.Errorf(folio.Invalid, "the form could not be read")
 	}
 	if !equalToken(r.PostForm.Get("csrf"), q.csrf) {
