@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
@@ -17,7 +18,7 @@ import (
 	"github.com/foliodocs/folio/internal/reader"
 )
 
-//go:embed templates/*.html
+//go:embed templates/*.html templates/parts/*.html
 var templateFS embed.FS
 
 //go:embed static
@@ -100,17 +101,59 @@ var funcs = template.FuncMap{
 	"add": func(a, b int) int { return a + b },
 }
 
+// loadTemplates parses each page (templates/*.html) with the layout, the
+// shared partials and only the area partials (templates/parts/*.html) it
+// calls, directly or through another partial: html/template keeps a copy
+// of every definition in each page's set, so parsing every part into every
+// page held about 10 MB for nothing.
 func loadTemplates() {
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		panic(err)
 	}
+	parts, err := fs.Glob(templateFS, "templates/parts/*.html")
+	if err != nil {
+		panic(err)
+	}
+	definedIn := map[string]string{} // template name → part file
+	for _, p := range parts {
+		for _, m := range defineRE.FindAllStringSubmatch(readTemplate(p), -1) {
+			definedIn[m[1]] = p
+		}
+	}
+	common := readTemplate("templates/layout.html") + readTemplate("templates/partials.html")
 	for _, n := range names {
 		base := strings.TrimSuffix(path.Base(n), ".html")
 		if base == "layout" || base == "partials" {
 			continue
 		}
-		pages[base] = template.Must(template.New(base).Funcs(funcs).ParseFS(templateFS,
-			"templates/layout.html", "templates/partials.html", n))
+		files := []string{"templates/layout.html", "templates/partials.html", n}
+		seen := map[string]bool{}
+		queue := []string{common + readTemplate(n)}
+		for len(queue) > 0 {
+			text := queue[0]
+			queue = queue[1:]
+			for _, m := range callRE.FindAllStringSubmatch(text, -1) {
+				if p, ok := definedIn[m[1]]; ok && !seen[p] {
+					seen[p] = true
+					files = append(files, p)
+					queue = append(queue, readTemplate(p))
+				}
+			}
+		}
+		pages[base] = template.Must(template.New(base).Funcs(funcs).ParseFS(templateFS, files...))
 	}
+}
+
+var (
+	defineRE = regexp.MustCompile(`\{\{-?\s*define\s+"([^"]+)"`)
+	callRE   = regexp.MustCompile(`\{\{-?\s*(?:template|block)\s+"([^"]+)"`)
+)
+
+func readTemplate(name string) string {
+	b, err := templateFS.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
