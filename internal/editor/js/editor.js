@@ -15,6 +15,7 @@ import { schema, hintStyles } from "./schema.js";
 import { Reader, Writer } from "./convert.js";
 import { buildToolbar } from "./toolbar.js";
 import { nodeViews } from "./nodeviews.js";
+import { slashMenu } from "./slash.js";
 
 const n = schema.nodes;
 const m = schema.marks;
@@ -93,6 +94,42 @@ export function insertBlock(node) {
   };
 }
 
+// insertTop inserts a top-level-only block (tabs, expandable): in place of
+// an empty top-level paragraph at the cursor, else after the top-level
+// block holding the cursor; the cursor goes to its first text position.
+export function insertTop(make) {
+  return (state, dispatch) => {
+    if (dispatch) {
+      const node = make();
+      const $f = state.selection.$from;
+      let at;
+      let tr;
+      if ($f.depth === 1 && $f.parent.type === n.paragraph && $f.parent.content.size === 0) {
+        at = $f.before(1);
+        tr = state.tr.replaceWith(at, $f.after(1), node);
+      } else {
+        at = $f.depth === 0 ? $f.pos : $f.after(1);
+        tr = state.tr.insert(at, node);
+      }
+      tr.setSelection(TextSelection.near(tr.doc.resolve(at + 1)));
+      dispatch(tr.scrollIntoView());
+    }
+    return true;
+  };
+}
+
+export function newTab(title) {
+  return n.tabs_item.create({ data: { title } }, n.paragraph.create());
+}
+
+export function newTabs() {
+  return n.tabs.create(null, [newTab("Tab 1"), newTab("Tab 2")]);
+}
+
+export function newExpandable() {
+  return n.expandable.create(null, [n.expandable_title.create(), n.expandable_body.create(null, n.paragraph.create())]);
+}
+
 export function newTable() {
   const header = n.table_row.create(null, [1, 2, 3].map(() => n.table_header.create()));
   const row = () => n.table_row.create(null, [1, 2, 3].map(() => n.table_cell.create(null, n.paragraph.create())));
@@ -120,6 +157,8 @@ export const commands = {
   codeBlock: setBlockType(n.code_block),
   divider: insertBlock(n.horizontal_rule.create()),
   table: (state, dispatch) => !isInTable(state) && insertBlock(newTable())(state, dispatch),
+  tabs: insertTop(newTabs),
+  expandable: insertTop(newExpandable),
   addRow: addRowAfter,
   addColumn: addColumnAfter,
   deleteRow,
@@ -209,6 +248,7 @@ class Editor {
     const state = EditorState.create({
       doc,
       plugins: [
+        slashMenu(this, (name) => this.toolbar.activate(name)),
         inputRulesPlugin(),
         editorKeymap(this),
         keymap(baseKeymap),
