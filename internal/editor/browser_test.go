@@ -458,7 +458,7 @@ func TestSlashMenuInBrowser(t *testing.T) {
 	b.enter()
 	b.waitFor("document.querySelector('.fe-slash').hidden && editor.view.state.selection.$from.parent.type.name === 'expandable_title'")
 	b.run(chromedp.KeyEvent("Why?"))
-	b.keys(kb.ArrowDown)
+	b.enter() // from the title to the body
 	b.waitFor("editor.view.state.selection.$from.node(2).type.name === 'expandable_body'")
 	b.run(chromedp.KeyEvent("Because."))
 
@@ -491,6 +491,17 @@ func TestSlashMenuInBrowser(t *testing.T) {
 	b.waitFor("document.querySelectorAll('.fe-content > .fe-tabs:last-child .fe-tab').length === 2")
 	b.screenshot("tabs-expandable")
 
+	// The mouse: "/div" and a click on Divider puts a rule at the end of
+	// the tab's text, before its next paragraph.
+	b.run(chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(input.ModifierCtrl)))
+	b.enter()
+	b.run(chromedp.KeyEvent("/div"))
+	b.waitFor("document.querySelectorAll('.fe-slash [role=option]').length === 1 && !document.querySelector('.fe-slash').hidden")
+	b.run(chromedp.Click(`.fe-slash [role=option]`, chromedp.ByQuery))
+	b.waitFor("document.querySelector('.fe-slash').hidden && document.querySelector('.fe-content > .fe-tabs:last-child .fe-tab:last-child hr')")
+	// Nothing else of "/div" is left behind.
+	b.waitFor("!document.querySelector('.fe-content').textContent.includes('/div')")
+
 	doc := b.document("").(map[string]any)
 	valid(t, doc)
 	nodes := doc["nodes"].([]any)
@@ -521,6 +532,14 @@ func TestSlashMenuInBrowser(t *testing.T) {
 		got = append(got, item["type"].(string)+" "+item["data"].(map[string]any)["title"].(string)+": "+text(item))
 	}
 	if diff := cmp.Diff([]string{"tabs-item Linux: apt install folio", "tabs-item macOS: brew install folio"}, got); diff != "" {
+		t.Fatalf("tabs (-want +got):\n%s", diff)
+	}
+	lastTab := tabs["nodes"].([]any)[1].(map[string]any)["nodes"].([]any)
+	var inTab []string
+	for _, n := range lastTab {
+		inTab = append(inTab, n.(map[string]any)["type"].(string))
+	}
+	if diff := cmp.Diff([]string{"paragraph", "divider", "paragraph"}, inTab); diff != "" {
 		t.Fatalf("tabs (-want +got):\n%s", diff)
 	}
 	var problems []string

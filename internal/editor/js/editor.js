@@ -155,7 +155,20 @@ export const commands = {
   quote: wrapIn(n.blockquote),
   hint: (state, dispatch) => wrapIn(n.hint, { style: "info" })(state, dispatch) || insertBlock(newHint())(state, dispatch),
   codeBlock: setBlockType(n.code_block),
-  divider: insertBlock(n.horizontal_rule.create()),
+  divider: (state, dispatch) => {
+    // An empty paragraph becomes the rule and a paragraph after it, as
+    // "---" does, so writing goes on below.
+    const $f = state.selection.$from;
+    if (state.selection.empty && $f.depth >= 1 && $f.parent.type === n.paragraph && $f.parent.content.size === 0) {
+      if (dispatch) {
+        const from = $f.before();
+        const tr = state.tr.replaceWith(from, $f.after(), [n.horizontal_rule.create(), n.paragraph.create()]);
+        dispatch(tr.setSelection(TextSelection.create(tr.doc, from + 2)).scrollIntoView());
+      }
+      return true;
+    }
+    return insertBlock(n.horizontal_rule.create())(state, dispatch);
+  },
   table: (state, dispatch) => !isInTable(state) && insertBlock(newTable())(state, dispatch),
   tabs: insertTop(newTabs),
   expandable: insertTop(newExpandable),
@@ -167,6 +180,18 @@ export const commands = {
   undo,
   redo,
 };
+
+// titleToBody: Enter in an expandable's title goes to the start of its
+// body (the title is one paragraph).
+function titleToBody(state, dispatch) {
+  const $f = state.selection.$from;
+  if ($f.parent.type !== n.expandable_title) return false;
+  if (dispatch) {
+    const bodyStart = $f.after() + 1;
+    dispatch(state.tr.setSelection(TextSelection.near(state.doc.resolve(bodyStart))).scrollIntoView());
+  }
+  return true;
+}
 
 function editorKeymap(editor) {
   const splitItem = chainCommands(splitListItem(n.list_item), splitListItem(n.task_item));
@@ -199,7 +224,7 @@ function editorKeymap(editor) {
     "Mod-Shift-7": commands.orderedList,
     "Mod-Shift-9": commands.taskList,
     "Mod-Enter": exitCode,
-    Enter: splitItem,
+    Enter: chainCommands(titleToBody, splitItem),
     Tab: chainCommands(goToNextCell(1), sink),
     "Shift-Tab": chainCommands(goToNextCell(-1), liftItem),
   });
