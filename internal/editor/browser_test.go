@@ -457,6 +457,8 @@ func TestSlashMenuInBrowser(t *testing.T) {
 	b.waitFor(menuOpen + " && document.querySelectorAll('.fe-slash [role=option]').length === 1")
 	b.enter()
 	b.waitFor("document.querySelector('.fe-slash').hidden && editor.view.state.selection.$from.parent.type.name === 'expandable_title'")
+	b.waitFor("getComputedStyle(document.querySelector('.fe-content > .fe-expandable:nth-last-child(2) .fe-expandable-title'), '::after').content === '\"Expandable title\"'")
+	b.screenshot("expandable-new")
 	b.run(chromedp.KeyEvent("Why?"))
 	b.enter() // from the title to the body
 	b.waitFor("editor.view.state.selection.$from.node(2).type.name === 'expandable_body'")
