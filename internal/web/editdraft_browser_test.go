@@ -15,6 +15,8 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/app"
+	"github.com/foliodocs/folio/internal/content"
 )
 
 // TestEditorBlocksDraftsMarkdownInBrowser writes an expandable and tabs
@@ -132,6 +134,17 @@ func TestEditorBlocksDraftsMarkdownInBrowser(t *testing.T) {
 		// The draft is written a second after typing; reloading without
 		// saving asks first, then offers it.
 		waitFor(`Object.keys(localStorage).some(k => k.startsWith("folio-draft:") && localStorage.getItem(k).includes("apt install folio"))`)
+		// Meanwhile another writer changes the first paragraph and saves.
+		theirs := strings.Replace(mustJSON(before), "Hello, writers.", "Hello, all writers.", 1)
+		var theirDoc content.Document
+		if err := json.Unmarshal([]byte(theirs), &theirDoc); err != nil {
+			t.Fatal(err)
+		}
+		other, _ := member(t, s, org, folio.RoleEdit)
+		if _, err := s.App.SavePageDocument(context.Background(), folio.Caller{UserID: other.ID}, sp, app.PageDocumentInput{Page: pageID, Document: &theirDoc}); err != nil {
+			t.Fatal(err)
+		}
+		_, before = pageDoc()
 		run(chromedp.Navigate(editURL))
 		select {
 		case d := <-dialogs:
@@ -144,7 +157,8 @@ func TestEditorBlocksDraftsMarkdownInBrowser(t *testing.T) {
 		waitFor(`document.getElementById("editor").dataset.ready === "true" && !document.getElementById("editor-draft").hidden`)
 		var offer string
 		run(chromedp.Text(`#editor-draft`, &offer, chromedp.ByQuery))
-		if !strings.Contains(offer, "You have an unsaved draft of this page from") || !strings.Contains(offer, "Restore your unsaved draft") || !strings.Contains(offer, "Discard") {
+		if !strings.Contains(offer, "You have an unsaved draft of this page from") || !strings.Contains(offer, "started before the page was last saved") ||
+			!strings.Contains(offer, "Restore your unsaved draft") || !strings.Contains(offer, "Discard") {
 			t.Fatalf("draft offer: %q", offer)
 		}
 		if strings.Contains(offer, "apt install") {
@@ -155,14 +169,16 @@ func TestEditorBlocksDraftsMarkdownInBrowser(t *testing.T) {
 		enter()
 		waitFor(`document.getElementById("editor-draft").hidden && document.querySelector(".fe-content").textContent.includes("apt install folio") && document.querySelector(".fe-content").textContent.includes("Because it is one binary.")`)
 
-		// Save: the page shows the expandable and the tabs; the draft is gone.
+		// Save: merged with the other writer's change (the draft's revision
+		// is the base); the page shows the expandable and the tabs; the
+		// draft is gone.
 		run(chromedp.Click(`#editor-save`, chromedp.ByQuery))
 		waitFor(`location.pathname.startsWith("/s/` + sp + `/") && !location.pathname.endsWith("/edit") && document.querySelector(".markdown")`)
 		var shown []string
-		run(chromedp.Evaluate(`[document.querySelector(".markdown details summary").textContent.trim(), document.querySelector(".markdown details").textContent.includes("Because it is one binary.") ? "body" : "no body",
+		run(chromedp.Evaluate(`[document.querySelector(".markdown p").textContent.trim(), document.querySelector(".markdown details summary").textContent.trim(), document.querySelector(".markdown details").textContent.includes("Because it is one binary.") ? "body" : "no body",
 			...[...document.querySelectorAll(".markdown .tabs [role=tab]")].map(t => t.textContent.trim()), document.querySelector(".markdown .tabs [role=tabpanel]").textContent.includes("apt install folio") ? "panel" : "no panel",
 			String(Object.keys(localStorage).filter(k => k.startsWith("folio-draft:")).length)]`, &shown))
-		if diff := cmp.Diff([]string{"Why Folio?", "body", "Tab 1", "Tab 2", "panel", "0"}, shown); diff != "" {
+		if diff := cmp.Diff([]string{"Hello, all writers.", "Why Folio?", "body", "Tab 1", "Tab 2", "panel", "0"}, shown); diff != "" {
 			t.Fatalf("saved page (-want +got):\n%s", diff)
 		}
 		_, saved := pageDoc()
