@@ -150,14 +150,13 @@
     draftBox.hidden = false;
     document.getElementById("editor-draft-restore").addEventListener("click", () => {
       draftBox.hidden = true;
+      let ok = true;
+      if (typeof found.markdown === "string") showMarkdown(found.markdown);
+      else if (mdMode) ok = showEditor(found.document);
+      else ok = replaceDocument(found.document);
+      if (!ok) return;
       if (found.since) d.since = found.since;
       dirty = true;
-      if (typeof found.markdown === "string") {
-        showMarkdown(found.markdown);
-      } else {
-        if (mdMode) showEditor(found.document);
-        else replaceDocument(found.document);
-      }
       say("Draft restored: save to keep it.", "ok");
     });
     document.getElementById("editor-draft-discard").addEventListener("click", () => {
@@ -168,10 +167,20 @@
     });
   }
 
+  // replaceDocument puts doc in a new editor; a document the editor cannot
+  // read (a damaged draft) leaves the current one in place.
   function replaceDocument(doc) {
+    let next;
+    try {
+      next = mountEditor(doc);
+    } catch (e) {
+      say("That document could not be opened in the editor.", "error");
+      return false;
+    }
     editor.destroy();
-    editor = mountEditor(doc);
+    editor = next;
     window.folioEditor = editor;
+    return true;
   }
 
   // The Markdown view: the server writes the document as Markdown for a
@@ -208,13 +217,14 @@
     mdText.focus();
   }
   function showEditor(doc) {
-    replaceDocument(doc);
+    if (!replaceDocument(doc)) return false;
     mdBox.hidden = true;
     mount.hidden = false;
     mdMode = false;
     modeButton.textContent = "Markdown";
     modeButton.setAttribute("aria-expanded", "false");
     editor.focus();
+    return true;
   }
   modeButton.setAttribute("aria-expanded", "false");
   mdText.addEventListener("input", () => {
