@@ -232,7 +232,7 @@ func TestEditorInBrowser(t *testing.T) {
 	}
 	var kept []string
 	b.eval(`[...document.querySelectorAll('.fe-opaque')].map(e => e.textContent)`, &kept)
-	if diff := cmp.Diff([]string{"Block kept as is: math", "Block kept as is: tabs"}, kept); diff != "" {
+	if diff := cmp.Diff([]string{"Block kept as is: math", "Block kept as is: reusable-content"}, kept); diff != "" {
 		t.Errorf("kept blocks (-want +got):\n%s", diff)
 	}
 	var names []string
@@ -261,7 +261,9 @@ func TestEditorInBrowser(t *testing.T) {
 	b.eval(rowStarts, &starts)
 	t.Logf("toolbar rows at 360 px start with %q", starts)
 	b.run(chromedp.EmulateViewport(1280, 900))
-	b.waitFor(`[...document.querySelectorAll('.fe-toolbar .fe-group.fe-row-start')].every(g => g.hidden || g.offsetLeft > 20)`)
+	// Wider, the marks follow the new rows (the toolbar, with tabs and
+	// expandables, takes two rows in this 960 px editor).
+	b.waitFor(rowStarts + `.every(s => s.endsWith(":0px")) && [...document.querySelectorAll('.fe-toolbar .fe-group.fe-row-start')].length === ` + rowStarts + `.length`)
 
 	// Typing: at the end of the first heading, Enter starts a paragraph;
 	// "- " (an input rule) makes it a bulleted list.
@@ -400,4 +402,151 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestSlashMenuInBrowser inserts blocks from the slash menu by keyboard
+// only ("/", a filter, arrow keys, Enter; Escape closes it), then edits an
+// expandable's title and body and a tabs block's titles and tabs, and
+// checks the document the editor writes.
+func TestSlashMenuInBrowser(t *testing.T) {
+	ctx := browsertest.New(t)
+	raw, err := os.ReadFile(filepath.Join("testdata", "every-block.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		t.Fatal(err)
+	}
+	srv := editorServer(t, compact.Bytes())
+	b := &tab{t: t, ctx: ctx}
+	b.run(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL+"/"))
+	b.waitFor("window.mounted")
+
+	// At the end of the last paragraph, two empty paragraphs; the cursor
+	// in the first.
+	b.run(chromedp.Focus(`.fe-content`, chromedp.ByQuery), chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(input.ModifierCtrl)))
+	b.waitFor("editor.view.state.selection.$from.parent.attrs.key === 'kLast' && editor.view.state.selection.$from.parentOffset === 8")
+	b.enter()
+	b.enter()
+	b.keys(kb.ArrowUp)
+	b.waitFor(emptyParagraph + " && editor.view.state.selection.$from.index(0) === editor.view.state.doc.childCount - 2")
+
+	// "/" opens the menu: a listbox the text points at.
+	b.run(chromedp.KeyEvent("/"))
+	menuOpen := `(() => { const m = document.querySelector('.fe-slash'); const c = document.querySelector('.fe-content');
+		return !m.hidden && m.getAttribute('role') === 'listbox' && c.getAttribute('aria-controls') === m.id &&
+			document.getElementById(c.getAttribute('aria-activedescendant')).getAttribute('aria-selected') === 'true' })()`
+	b.waitFor(menuOpen)
+	var options []string
+	b.eval(`[...document.querySelectorAll('.fe-slash [role=option] .fe-slash-name')].map(o => o.textContent)`, &options)
+	want := []string{"Text", "Heading 1", "Heading 2", "Heading 3", "Bulleted list", "Numbered list", "Task list", "Quote", "Hint",
+		"Code block", "Table", "Image", "Divider", "Tabs", "Expandable"}
+	if diff := cmp.Diff(want, options); diff != "" {
+		t.Fatalf("slash menu options (-want +got):\n%s", diff)
+	}
+	b.screenshot("slash-menu")
+	// Escape closes it and leaves the "/" as text; Backspace removes it.
+	b.keys(kb.Escape)
+	b.waitFor("document.querySelector('.fe-slash').hidden && !document.querySelector('.fe-content').hasAttribute('aria-activedescendant') && editor.view.state.selection.$from.parent.textContent === '/'")
+	b.keys(kb.Backspace)
+	b.waitFor(emptyParagraph)
+
+	// "/exp" leaves one option; Enter makes an expandable, the cursor in its title.
+	b.run(chromedp.KeyEvent("/exp"))
+	b.waitFor(menuOpen + " && document.querySelectorAll('.fe-slash [role=option]').length === 1")
+	b.enter()
+	b.waitFor("document.querySelector('.fe-slash').hidden && editor.view.state.selection.$from.parent.type.name === 'expandable_title'")
+	b.waitFor("getComputedStyle(document.querySelector('.fe-content > .fe-expandable:nth-last-child(2) .fe-expandable-title'), '::after').content === '\"Expandable title\"'")
+	b.screenshot("expandable-new")
+	b.run(chromedp.KeyEvent("Why?"))
+	b.enter() // from the title to the body
+	b.waitFor("editor.view.state.selection.$from.node(2).type.name === 'expandable_body'")
+	b.run(chromedp.KeyEvent("Because."))
+
+	// "/tab" matches Table and Tabs: ArrowDown, then Enter inserts tabs
+	// in place of the empty paragraph after the expandable.
+	b.run(chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(input.ModifierCtrl)))
+	b.waitFor(emptyParagraph)
+	b.run(chromedp.KeyEvent("/tab"))
+	b.waitFor(menuOpen + " && document.querySelectorAll('.fe-slash [role=option]').length === 2")
+	b.keys(kb.ArrowDown)
+	b.waitFor("document.querySelector('.fe-content').getAttribute('aria-activedescendant').endsWith('-tabs')")
+	b.enter()
+	b.waitFor("editor.view.state.selection.$from.node(2) && editor.view.state.selection.$from.node(2).type.name === 'tabs_item'")
+	b.run(chromedp.KeyEvent("apt install folio"))
+
+	// The first tab's title field: renamed; Enter goes back to its text.
+	b.run(chromedp.Focus(`.fe-content > .fe-tabs:last-child .fe-tab-title input`, chromedp.ByQuery), chromedp.Evaluate(`document.activeElement.select()`, nil))
+	b.run(chromedp.KeyEvent("Linux"))
+	b.enter()
+	b.waitFor("document.activeElement.classList.contains('fe-content')")
+	// Add a tab: its title field takes the focus, selected.
+	b.run(chromedp.Click(`.fe-content > .fe-tabs:last-child .fe-tab-add`, chromedp.ByQuery))
+	b.waitFor("document.activeElement.id.startsWith('fe-tab-title-') && document.activeElement.value === 'Tab 3'")
+	b.run(chromedp.KeyEvent("macOS"))
+	b.enter()
+	b.waitFor("document.activeElement.classList.contains('fe-content') && editor.view.state.selection.$from.node(2).attrs.data.title === 'macOS'")
+	b.run(chromedp.KeyEvent("brew install folio"))
+	// Remove the second tab.
+	b.run(chromedp.Click(`button[aria-label="Remove tab Tab 2"]`, chromedp.ByQuery))
+	b.waitFor("document.querySelectorAll('.fe-content > .fe-tabs:last-child .fe-tab').length === 2")
+	b.screenshot("tabs-expandable")
+
+	// The mouse: "/div" and a click on Divider puts a rule at the end of
+	// the tab's text, before its next paragraph.
+	b.run(chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(input.ModifierCtrl)))
+	b.enter()
+	b.run(chromedp.KeyEvent("/div"))
+	b.waitFor("document.querySelectorAll('.fe-slash [role=option]').length === 1 && !document.querySelector('.fe-slash').hidden")
+	b.run(chromedp.Click(`.fe-slash [role=option]`, chromedp.ByQuery))
+	b.waitFor("document.querySelector('.fe-slash').hidden && document.querySelector('.fe-content > .fe-tabs:last-child .fe-tab:last-child hr')")
+	// Nothing else of "/div" is left behind.
+	b.waitFor("!document.querySelector('.fe-content').textContent.includes('/div')")
+
+	doc := b.document("").(map[string]any)
+	valid(t, doc)
+	nodes := doc["nodes"].([]any)
+	last := func(i int) map[string]any { return nodes[len(nodes)-i].(map[string]any) }
+	text := func(v any) string {
+		b, _ := json.Marshal(v)
+		var s strings.Builder
+		for _, part := range strings.Split(string(b), `"text":"`)[1:] {
+			s.WriteString(part[:strings.Index(part, `"`)])
+		}
+		return s.String()
+	}
+	exp, tabs := last(2), last(1)
+	if exp["type"] != "expandable" || exp["isVoid"] != true {
+		t.Fatalf("second to last block: %v", exp)
+	}
+	frags := exp["fragments"].([]any)
+	if len(frags) != 2 || frags[0].(map[string]any)["fragment"] != "expandable-title" || text(frags[0]) != "Why?" ||
+		frags[1].(map[string]any)["fragment"] != "expandable-body" || text(frags[1]) != "Because." {
+		t.Fatalf("expandable fragments: %v", frags)
+	}
+	if tabs["type"] != "tabs" {
+		t.Fatalf("last block: %v", tabs)
+	}
+	var got []string
+	for _, it := range tabs["nodes"].([]any) {
+		item := it.(map[string]any)
+		got = append(got, item["type"].(string)+" "+item["data"].(map[string]any)["title"].(string)+": "+text(item))
+	}
+	if diff := cmp.Diff([]string{"tabs-item Linux: apt install folio", "tabs-item macOS: brew install folio"}, got); diff != "" {
+		t.Fatalf("tabs (-want +got):\n%s", diff)
+	}
+	lastTab := tabs["nodes"].([]any)[1].(map[string]any)["nodes"].([]any)
+	var inTab []string
+	for _, n := range lastTab {
+		inTab = append(inTab, n.(map[string]any)["type"].(string))
+	}
+	if diff := cmp.Diff([]string{"paragraph", "divider", "paragraph"}, inTab); diff != "" {
+		t.Fatalf("tabs (-want +got):\n%s", diff)
+	}
+	var problems []string
+	b.eval(`window.violations.concat(window.errors)`, &problems)
+	if len(problems) > 0 {
+		t.Fatalf("CSP violations or errors: %q", problems)
+	}
 }

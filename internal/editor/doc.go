@@ -5,7 +5,7 @@
 // # Sources and build
 //
 // js/ holds Folio's editor sources (schema.js, convert.js, editor.js,
-// toolbar.js, nodeviews.js, editor.css); js/vendor/ holds the ProseMirror
+// toolbar.js, nodeviews.js, slash.js, editor.css); js/vendor/ holds the ProseMirror
 // packages' ESM builds, fetched once from npm by js/vendor/refresh.sh,
 // with their licences and exact versions (js/vendor/VERSIONS). No npm is
 // needed to build or run Folio: `go run ./internal/editor/build` bundles
@@ -44,6 +44,19 @@
 // made by splitting or pasting drop theirs, and the server gives them new
 // ones); blocks and inlines the editor does not edit are shown as kept
 // atoms and written back exactly as loaded.
+//
+// # Inserting blocks
+//
+// Every block type is on the toolbar and in the slash menu: "/" typed at
+// the start of a paragraph or after a space opens a listbox of block types
+// (Text, headings, lists, quote, hint, code block, table, image, divider,
+// tabs, expandable), filtered by what follows ("/tab"). The text keeps the
+// focus and points at the listbox with aria-controls and at the
+// highlighted option with aria-activedescendant (the combobox pattern);
+// arrow keys, Home and End move, Enter or Tab inserts, Escape closes, and
+// options can be clicked. Tabs and expandables are top-level blocks only,
+// as in GitBook's schema: inserted inside another block they go after the
+// top-level block holding the cursor.
 //
 // # Content Security Policy
 //

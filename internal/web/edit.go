@@ -31,6 +31,7 @@ type editView struct {
 	Files         string // {id: url} of the files the document shows, JSON
 	SaveURL       string
 	UploadURL     string
+	MarkdownURL   string // converts between the document and Markdown
 	DoneURL       string
 	CancelURL     string
 	ChangeRequest string // "#3 Subject" when editing inside one
@@ -122,6 +123,7 @@ func (h *Handler) renderEdit(w http.ResponseWriter, r *http.Request, q *req, v *
 	}
 	files, _ := json.Marshal(urls)
 	ev.Files = string(files)
+	ev.MarkdownURL = v.Href + "/~/markdown"
 	ev.Title, ev.Document, ev.Pages, ev.Since = n.Page.Title, string(doc), string(pages), c.Revision.ID
 	v.Tree = h.tree(c, v.Href, pageID)
 	v.Body = ev

@@ -130,6 +130,16 @@ export class Reader {
         return this.images(json);
       case "table":
         return this.table(json);
+      case "tabs": {
+        need(Array.isArray(json.nodes) && json.nodes.length > 0);
+        const items = json.nodes.map((item) => {
+          need(isObject(item) && item.object === "block" && item.type === "tabs-item");
+          return n.tabs_item.create(this.attrs(item), this.blocks(item.nodes));
+        });
+        return n.tabs.create(this.attrs(json), items);
+      }
+      case "expandable":
+        return this.expandable(json);
     }
     throw new Unsupported();
   }
@@ -225,6 +235,26 @@ export class Reader {
       return n.image.create(this.attrs(img, ["fragments"], { caption, captionPara }), content);
     });
     return n.images.create(this.attrs(json), items);
+  }
+
+  // expandable reads an expandable whose fragments are one title (one
+  // paragraph) and one body.
+  expandable(json) {
+    const frags = json.fragments;
+    need(Array.isArray(frags) && frags.length === 2);
+    const name = (f) => (isObject(f) ? f.fragment || f.type : null);
+    const ti = frags.findIndex((f) => name(f) === "expandable-title");
+    const bi = frags.findIndex((f) => name(f) === "expandable-body");
+    need(ti >= 0 && bi >= 0 && ti !== bi);
+    const tf = frags[ti];
+    const bf = frags[bi];
+    need(Array.isArray(tf.nodes) && tf.nodes.length === 1 && isObject(tf.nodes[0]) && tf.nodes[0].type === "paragraph");
+    const n = this.schema.nodes;
+    const p = tf.nodes[0];
+    const title = this.textblock(n.expandable_title, this.attrs(p), p.nodes);
+    const body = n.expandable_body.create(null, this.blocks(bf.nodes));
+    const more = { titleFrag: without(tf, ["nodes"]), bodyFrag: without(bf, ["nodes"]), bodyFirst: bi < ti };
+    return n.expandable.create(this.attrs(json, ["fragments"], more), [title, body]);
   }
 
   // table reads a simple grid: text columns only, each cell a fragment
@@ -365,6 +395,17 @@ export class Writer {
         return out;
       case "table":
         return this.table(node);
+      case "tabs":
+        out = this.base(node, "tabs");
+        out.nodes = [];
+        node.forEach((item) => {
+          const it = this.base(item, "tabs-item");
+          it.nodes = this.blocks(item);
+          out.nodes.push(it);
+        });
+        return out;
+      case "expandable":
+        return this.expandable(node);
       case "opaque":
         return this.opaque(node.attrs.json);
     }
@@ -506,6 +547,22 @@ export class Writer {
     const frag = Object.assign({}, clone(a.caption) || { fragment: "caption", type: "caption" }, { object: "fragment" });
     frag.nodes = [para];
     out.fragments = [frag];
+    return out;
+  }
+
+  // expandable writes the title and body fragments back in their loaded
+  // order.
+  expandable(node) {
+    const out = this.base(node, "expandable", { isVoid: true });
+    const a = node.attrs;
+    const titleNode = node.child(0);
+    const para = this.base(titleNode, "paragraph");
+    para.nodes = this.inlineContent(titleNode);
+    const title = Object.assign({}, clone(a.titleFrag) || { fragment: "expandable-title", type: "expandable-title" }, { object: "fragment" });
+    title.nodes = [para];
+    const body = Object.assign({}, clone(a.bodyFrag) || { fragment: "expandable-body", type: "expandable-body" }, { object: "fragment" });
+    body.nodes = this.blocks(node.child(1));
+    out.fragments = a.bodyFirst ? [body, title] : [title, body];
     return out;
   }
 

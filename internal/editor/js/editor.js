@@ -15,6 +15,7 @@ import { schema, hintStyles } from "./schema.js";
 import { Reader, Writer } from "./convert.js";
 import { buildToolbar } from "./toolbar.js";
 import { nodeViews } from "./nodeviews.js";
+import { slashMenu } from "./slash.js";
 
 const n = schema.nodes;
 const m = schema.marks;
@@ -93,6 +94,42 @@ export function insertBlock(node) {
   };
 }
 
+// insertTop inserts a top-level-only block (tabs, expandable): in place of
+// an empty top-level paragraph at the cursor, else after the top-level
+// block holding the cursor; the cursor goes to its first text position.
+export function insertTop(make) {
+  return (state, dispatch) => {
+    if (dispatch) {
+      const node = make();
+      const $f = state.selection.$from;
+      let at;
+      let tr;
+      if ($f.depth === 1 && $f.parent.type === n.paragraph && $f.parent.content.size === 0) {
+        at = $f.before(1);
+        tr = state.tr.replaceWith(at, $f.after(1), node);
+      } else {
+        at = $f.depth === 0 ? $f.pos : $f.after(1);
+        tr = state.tr.insert(at, node);
+      }
+      tr.setSelection(TextSelection.near(tr.doc.resolve(at + 1)));
+      dispatch(tr.scrollIntoView());
+    }
+    return true;
+  };
+}
+
+export function newTab(title) {
+  return n.tabs_item.create({ data: { title } }, n.paragraph.create());
+}
+
+export function newTabs() {
+  return n.tabs.create(null, [newTab("Tab 1"), newTab("Tab 2")]);
+}
+
+export function newExpandable() {
+  return n.expandable.create(null, [n.expandable_title.create(), n.expandable_body.create(null, n.paragraph.create())]);
+}
+
 export function newTable() {
   const header = n.table_row.create(null, [1, 2, 3].map(() => n.table_header.create()));
   const row = () => n.table_row.create(null, [1, 2, 3].map(() => n.table_cell.create(null, n.paragraph.create())));
@@ -118,8 +155,23 @@ export const commands = {
   quote: wrapIn(n.blockquote),
   hint: (state, dispatch) => wrapIn(n.hint, { style: "info" })(state, dispatch) || insertBlock(newHint())(state, dispatch),
   codeBlock: setBlockType(n.code_block),
-  divider: insertBlock(n.horizontal_rule.create()),
+  divider: (state, dispatch) => {
+    // An empty paragraph becomes the rule and a paragraph after it, as
+    // "---" does, so writing goes on below.
+    const $f = state.selection.$from;
+    if (state.selection.empty && $f.depth >= 1 && $f.parent.type === n.paragraph && $f.parent.content.size === 0) {
+      if (dispatch) {
+        const from = $f.before();
+        const tr = state.tr.replaceWith(from, $f.after(), [n.horizontal_rule.create(), n.paragraph.create()]);
+        dispatch(tr.setSelection(TextSelection.create(tr.doc, from + 2)).scrollIntoView());
+      }
+      return true;
+    }
+    return insertBlock(n.horizontal_rule.create())(state, dispatch);
+  },
   table: (state, dispatch) => !isInTable(state) && insertBlock(newTable())(state, dispatch),
+  tabs: insertTop(newTabs),
+  expandable: insertTop(newExpandable),
   addRow: addRowAfter,
   addColumn: addColumnAfter,
   deleteRow,
@@ -128,6 +180,18 @@ export const commands = {
   undo,
   redo,
 };
+
+// titleToBody: Enter in an expandable's title goes to the start of its
+// body (the title is one paragraph).
+function titleToBody(state, dispatch) {
+  const $f = state.selection.$from;
+  if ($f.parent.type !== n.expandable_title) return false;
+  if (dispatch) {
+    const bodyStart = $f.after() + 1;
+    dispatch(state.tr.setSelection(TextSelection.near(state.doc.resolve(bodyStart))).scrollIntoView());
+  }
+  return true;
+}
 
 function editorKeymap(editor) {
   const splitItem = chainCommands(splitListItem(n.list_item), splitListItem(n.task_item));
@@ -160,7 +224,7 @@ function editorKeymap(editor) {
     "Mod-Shift-7": commands.orderedList,
     "Mod-Shift-9": commands.taskList,
     "Mod-Enter": exitCode,
-    Enter: splitItem,
+    Enter: chainCommands(titleToBody, splitItem),
     Tab: chainCommands(goToNextCell(1), sink),
     "Shift-Tab": chainCommands(goToNextCell(-1), liftItem),
   });
@@ -209,6 +273,7 @@ class Editor {
     const state = EditorState.create({
       doc,
       plugins: [
+        slashMenu(this, (name) => this.toolbar.activate(name)),
         inputRulesPlugin(),
         editorKeymap(this),
         keymap(baseKeymap),

@@ -2,7 +2,8 @@
 // task item's checkbox, the hint's style, the code block's language and
 // title, and the image itself. The controls live outside the editable
 // content (contenteditable=false) and change the node's attributes.
-import { hintStyles } from "./schema.js";
+import { TextSelection } from "prosemirror-state";
+import { hintStyles, schema } from "./schema.js";
 
 function el(tag, attrs, children) {
   const e = document.createElement(tag);
@@ -202,11 +203,103 @@ ImageView.prototype.showMissing = function () {
   this.missing.textContent = "Image not shown: " + (ref.kind === "file" ? "file " + ref.file : ref.url || "no source");
 };
 
+// TabsView holds the tabs, one under the other, and an "Add tab" button.
+class TabsView extends ControlledView {
+  constructor(editor, node, getPos) {
+    super(editor, node, getPos);
+    this.add = el("button", { type: "button", class: "fe-tab-add", text: "Add tab" });
+    this.controls = el("div", { class: "fe-controls fe-tabs-controls", contenteditable: "false" }, [this.add]);
+    this.contentDOM = el("div", { class: "fe-tabs-items" });
+    this.dom = el("div", { class: "fe-tabs", role: "group", "aria-label": "Tabs" }, [this.contentDOM, this.controls]);
+    this.add.addEventListener("click", () => {
+      const pos = this.getPos();
+      if (pos === undefined || this.editor.readOnly) return;
+      const view = this.editor.view;
+      const at = pos + this.node.nodeSize - 1;
+      const item = schema.nodes.tabs_item.create({ data: { title: "Tab " + (this.node.childCount + 1) } }, schema.nodes.paragraph.create());
+      const tr = view.state.tr.insert(at, item);
+      tr.setSelection(TextSelection.near(tr.doc.resolve(at + 1)));
+      view.dispatch(tr.scrollIntoView());
+      // The new tab's title field, to name it.
+      const dom = view.nodeDOM(at);
+      const input = dom && dom.querySelector && dom.querySelector(".fe-tab-title input");
+      if (input) {
+        input.focus();
+        input.select();
+      } else view.focus();
+    });
+    this.update(node);
+  }
+
+  update(node) {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    this.add.disabled = this.editor.readOnly;
+    this.setKey(node);
+    return true;
+  }
+}
+
+// TabItemView shows a tab's title (data.title) as a labelled field, a
+// "Remove tab" button, and the tab's content.
+class TabItemView extends ControlledView {
+  constructor(editor, node, getPos) {
+    super(editor, node, getPos);
+    const id = "fe-tab-title-" + ++uid;
+    this.title = el("input", { id, type: "text", placeholder: "Tab title" });
+    this.remove = el("button", { type: "button", class: "fe-tab-remove", text: "Remove tab" });
+    this.controls = el("div", { class: "fe-controls fe-tab-title", contenteditable: "false" }, [
+      el("label", { for: id, text: "Tab title" }),
+      this.title,
+      this.remove,
+    ]);
+    this.contentDOM = el("div", { class: "fe-tab-body" });
+    this.dom = el("section", { class: "fe-tab" }, [this.controls, this.contentDOM]);
+    this.title.addEventListener("input", () => {
+      const data = Object.assign({}, this.node.attrs.data || {}, { title: this.title.value });
+      this.setAttrs({ data });
+    });
+    this.title.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== "Escape") return;
+      e.preventDefault();
+      const pos = this.getPos();
+      const view = editor.view;
+      if (pos !== undefined) view.dispatch(view.state.tr.setSelection(TextSelection.near(view.state.doc.resolve(pos + 1))));
+      view.focus();
+    });
+    // Removing the last tab removes the tabs block.
+    this.remove.addEventListener("click", () => {
+      const pos = this.getPos();
+      if (pos === undefined || this.editor.readOnly) return;
+      const view = editor.view;
+      const $pos = view.state.doc.resolve(pos);
+      const tabs = $pos.parent;
+      const tr = tabs.childCount > 1 ? view.state.tr.delete(pos, pos + this.node.nodeSize) : view.state.tr.delete($pos.before(), $pos.after());
+      view.dispatch(tr.scrollIntoView());
+      view.focus();
+    });
+    this.update(node);
+  }
+
+  update(node) {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    const title = (node.attrs.data && node.attrs.data.title) || "";
+    if (document.activeElement !== this.title) this.title.value = title;
+    this.remove.setAttribute("aria-label", "Remove tab " + (title || "without title"));
+    this.title.disabled = this.remove.disabled = this.editor.readOnly;
+    this.setKey(node);
+    return true;
+  }
+}
+
 export function nodeViews(editor) {
   return {
     task_item: (node, view, getPos) => new TaskItemView(editor, node, getPos),
     hint: (node, view, getPos) => new HintView(editor, node, getPos),
     code_block: (node, view, getPos) => new CodeView(editor, node, getPos),
     image: (node, view, getPos) => new ImageView(editor, node, getPos),
+    tabs: (node, view, getPos) => new TabsView(editor, node, getPos),
+    tabs_item: (node, view, getPos) => new TabItemView(editor, node, getPos),
   };
 }

@@ -26,7 +26,9 @@ function keyAttr(node, more) {
 export const hintStyles = ["info", "success", "warning", "danger"];
 
 const nodes = {
-  doc: { content: "block+", attrs: { data: { default: null }, rest: { default: null } } },
+  // Tabs and expandables are top-level blocks only (GitBook's schema):
+  // their group is "top", which only the document and nothing else holds.
+  doc: { content: "(block | top)+", attrs: { data: { default: null }, rest: { default: null } } },
 
   paragraph: {
     group: "block",
@@ -188,6 +190,60 @@ const nodes = {
     attrs: { colspan: { default: 1 }, rowspan: { default: 1 }, colwidth: { default: null }, fragment: { default: null } },
     parseDOM: [{ tag: "td" }],
     toDOM: () => ["td", 0],
+  },
+
+  // tabs holds tabs_item blocks; each item's title is its data.title,
+  // edited in a field of its node view.
+  tabs: {
+    group: "top",
+    content: "tabs_item+",
+    defining: true,
+    isolating: true,
+    attrs: withBlockAttrs(),
+    parseDOM: [{ tag: "div.fe-tabs" }],
+    toDOM: (node) => ["div", keyAttr(node, { class: "fe-tabs" }), 0],
+  },
+
+  // tabs_item holds what GitBook's tabs-item may hold.
+  tabs_item: {
+    content: "(paragraph | heading | bullet_list | ordered_list | task_list | horizontal_rule | code_block | images | hint | blockquote | opaque)+",
+    defining: true,
+    isolating: true,
+    attrs: withBlockAttrs(),
+    parseDOM: [{ tag: "section.fe-tab" }],
+    toDOM: (node) => ["section", keyAttr(node, { class: "fe-tab" }), 0],
+  },
+
+  // expandable is GitBook's expandable: a title fragment of one paragraph
+  // (expandable_title, a textblock) and a body fragment. titleFrag and
+  // bodyFrag keep the fragments as loaded (without nodes); fragmentOrder
+  // their order.
+  expandable: {
+    group: "top",
+    content: "expandable_title expandable_body",
+    defining: true,
+    isolating: true,
+    attrs: withBlockAttrs({ titleFrag: { default: null }, bodyFrag: { default: null }, bodyFirst: { default: false } }),
+    parseDOM: [{ tag: "div.fe-expandable" }],
+    toDOM: (node) => ["div", keyAttr(node, { class: "fe-expandable" }), 0],
+  },
+
+  // expandable_title is the title fragment's paragraph (its key, data and
+  // rest are the paragraph's).
+  expandable_title: {
+    content: "inline*",
+    defining: true,
+    isolating: true,
+    attrs: withBlockAttrs(),
+    parseDOM: [{ tag: "div.fe-expandable-title" }],
+    toDOM: (node) => ["div", keyAttr(node, { class: "fe-expandable-title" }), 0],
+  },
+
+  expandable_body: {
+    content: "(paragraph | heading | bullet_list | ordered_list | task_list | horizontal_rule | code_block | images | table | hint | blockquote | opaque)+",
+    isolating: true,
+    parseDOM: [{ tag: "div.fe-expandable-body" }],
+    toDOM: () => ["div", { class: "fe-expandable-body" }, 0],
   },
 
   // opaque holds a block the editor does not edit, as loaded.

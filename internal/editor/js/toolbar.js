@@ -45,6 +45,8 @@ const groups = [
     ["image", "Image", "Image", ""],
     ["table", "Table", "Table", ""],
     ["divider", "—", "Divider", "---"],
+    ["tabs", "Tabs", "Tabs", "/tabs"],
+    ["expandable", "▸ Expandable", "Expandable", "/expandable"],
   ],
   [
     ["addRow", "+ Row", "Add row", ""],
@@ -292,5 +294,5 @@ export function buildToolbar(editor) {
     (buttons.find((b) => b.tabIndex === 0) || buttons[0]).focus();
   }
 
-  return { dom, update, openLink, focus };
+  return { dom, update, openLink, focus, activate };
 }

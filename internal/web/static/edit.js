@@ -49,6 +49,7 @@
       fileURL: (id) => fileURLs[id] || "",
       onChange: () => {
         dirty = true;
+        draftSoon();
         // A conflict's explanation stays until the next save.
         if (!theirs) status.textContent = "";
       },
@@ -92,17 +93,187 @@
     status.className = "edit-status" + (kind ? " edit-status-" + kind : "");
   }
 
+  // Drafts: the unsaved document is kept in the browser's localStorage,
+  // under the page's save URL (its space, page and change request), with
+  // the revision it started from; written a second after the last change
+  // and removed once saved. A draft found when the view opens is offered
+  // for restoring: it goes into the editor with its revision, so saving
+  // merges it with what others saved since (the server's three-way merge).
+  const draftKey = "folio-draft:" + d.save;
+  let draftTimer = 0;
+  function storage() {
+    try {
+      return window.localStorage;
+    } catch (e) {
+      return null;
+    }
+  }
+  function writeDraft() {
+    draftTimer = 0;
+    const ls = storage();
+    if (!ls || !dirty) return;
+    const draft = { since: d.since, time: new Date().toISOString() };
+    if (mdMode) draft.markdown = mdText.value;
+    else draft.document = editor.getDocument();
+    try {
+      ls.setItem(draftKey, JSON.stringify(draft));
+    } catch (e) {
+      // Full or refused: the draft is not kept; the editor still works.
+    }
+  }
+  function draftSoon() {
+    if (draftTimer) clearTimeout(draftTimer);
+    draftTimer = setTimeout(writeDraft, 1000);
+  }
+  function clearDraft() {
+    if (draftTimer) clearTimeout(draftTimer);
+    draftTimer = 0;
+    const ls = storage();
+    if (ls) ls.removeItem(draftKey);
+  }
+  function readDraft() {
+    const ls = storage();
+    try {
+      const v = ls && JSON.parse(ls.getItem(draftKey) || "null");
+      return v && typeof v === "object" && (v.document || typeof v.markdown === "string") ? v : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  const draftBox = document.getElementById("editor-draft");
+  const found = readDraft();
+  if (found) {
+    const when = new Date(found.time);
+    const text = isNaN(when) ? "" : " from " + when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+    document.getElementById("editor-draft-text").textContent =
+      "You have an unsaved draft of this page" + text + (found.since !== d.since ? ", started before the page was last saved: saving it merges it with the newer version." : ".");
+    draftBox.hidden = false;
+    document.getElementById("editor-draft-restore").addEventListener("click", () => {
+      draftBox.hidden = true;
+      let ok = true;
+      if (typeof found.markdown === "string") showMarkdown(found.markdown);
+      else if (mdMode) ok = showEditor(found.document);
+      else ok = replaceDocument(found.document);
+      if (!ok) return;
+      if (found.since) d.since = found.since;
+      dirty = true;
+      say("Draft restored: save to keep it.", "ok");
+    });
+    document.getElementById("editor-draft-discard").addEventListener("click", () => {
+      draftBox.hidden = true;
+      clearDraft();
+      say("Draft discarded.");
+      editor.focus();
+    });
+  }
+
+  // replaceDocument puts doc in a new editor; a document the editor cannot
+  // read (a damaged draft) leaves the current one in place.
+  function replaceDocument(doc) {
+    let next;
+    try {
+      next = mountEditor(doc);
+    } catch (e) {
+      say("That document could not be opened in the editor.", "error");
+      return false;
+    }
+    editor.destroy();
+    editor = next;
+    window.folioEditor = editor;
+    return true;
+  }
+
+  // The Markdown view: the server writes the document as Markdown for a
+  // textarea, and reads it back when the writer returns to the editor or
+  // saves. Blocks the writer left alone get their keys back on save (the
+  // app carries keys over from the replaced document).
+  const mdBox = document.getElementById("editor-md");
+  const mdText = document.getElementById("editor-md-text");
+  const modeButton = document.getElementById("editor-mode");
+  let mdMode = false;
+  async function convert(body) {
+    const res = await fetch(d.markdown, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": d.csrf },
+      body: JSON.stringify(body),
+    });
+    let out = null;
+    try {
+      out = await res.json();
+    } catch (e) {
+      out = null;
+    }
+    if (!res.ok || !out || out.error) throw new Error(out && out.error ? out.error.message : "the server answered " + res.status);
+    return out;
+  }
+  function showMarkdown(text) {
+    mdText.value = text;
+    mount.hidden = true;
+    mdBox.hidden = false;
+    mdMode = true;
+    modeButton.textContent = "Back to the editor";
+    modeButton.setAttribute("aria-expanded", "true");
+    mdText.focus();
+  }
+  function showEditor(doc) {
+    if (!replaceDocument(doc)) return false;
+    mdBox.hidden = true;
+    mount.hidden = false;
+    mdMode = false;
+    modeButton.textContent = "Markdown";
+    modeButton.setAttribute("aria-expanded", "false");
+    editor.focus();
+    return true;
+  }
+  modeButton.setAttribute("aria-expanded", "false");
+  mdText.addEventListener("input", () => {
+    dirty = true;
+    draftSoon();
+  });
+  modeButton.addEventListener("click", async () => {
+    if (modeButton.disabled) return;
+    modeButton.disabled = true;
+    try {
+      if (mdMode) {
+        const out = await convert({ markdown: mdText.value });
+        showEditor(out.document);
+        say("");
+      } else {
+        const out = await convert({ document: editor.getDocument() });
+        showMarkdown(out.markdown);
+        say("");
+      }
+    } catch (e) {
+      say("Not converted: " + e.message, "error");
+    }
+    modeButton.disabled = false;
+  });
+
   save.addEventListener("click", async () => {
     if (saving) return;
     saving = true;
     save.disabled = true;
     say("Saving…");
     try {
+      let doc;
+      if (mdMode) {
+        try {
+          doc = (await convert({ markdown: mdText.value })).document;
+        } catch (e) {
+          say("Not saved: " + e.message, "error");
+          saving = false;
+          save.disabled = false;
+          return;
+        }
+      } else {
+        doc = editor.getDocument();
+      }
       const res = await fetch(d.save, {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": d.csrf },
-        body: JSON.stringify({ document: editor.getDocument(), since: d.since }),
+        body: JSON.stringify({ document: doc, since: d.since }),
       });
       let body = null;
       try {
@@ -112,12 +283,14 @@
       }
       if (res.ok) {
         dirty = false;
+        clearDraft();
         say("Saved.", "ok");
         window.location.assign((body && body.location) || d.done);
         return;
       }
       const msg = body && body.error ? body.error.message : "Saving failed (" + res.status + ").";
       if (res.status === 409 && body && body.current && body.merged) {
+        if (mdMode) showEditor(doc);
         showConflict(body);
         say("Not saved: " + msg + ". Your text is kept in those places and their other changes are now in it; their version is shown below. Compare, change what you need, then save again.", "error");
       } else if (res.status === 409) {
