@@ -52,4 +52,5 @@ func (h *Handler) routes() {
 	h.commentsRoutes()
 	h.flowRoutes()
 	h.customRoutes()
+	h.inviteRoutes()
 }
