@@ -148,8 +148,23 @@ func TestJoinWithNewAccount(t *testing.T) {
 			t.Fatal("a revoked link created a user")
 		}
 
-		// Invite links turned off: refused with the reason.
+		// An organization that requires single sign-on: a password account
+		// could not open it, so none is made.
 		live := newLink(t, s, org, admin.ID, "read")
+		setSSO := func(on bool) {
+			t.Helper()
+			if _, err := s.App.UpdateOrganization(bg, ac, org, &folio.OrganizationUpdate{SSO: folio.Some(on)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		setSSO(true)
+		newBrowser(s).post(t, live+"/account", form("Bob", "bob@example.com", password)).want(t, 403, "this organization requires single sign-on")
+		if userByEmail(t, s, "bob@example.com") != nil {
+			t.Fatal("an SSO organization got a password account")
+		}
+		setSSO(false)
+
+		// Invite links turned off: refused with the reason.
 		if _, err := s.App.UpdateOrganization(bg, ac, org, &folio.OrganizationUpdate{InviteLinks: folio.Some(false)}); err != nil {
 			t.Fatal(err)
 		}
