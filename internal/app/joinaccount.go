@@ -79,3 +79,34 @@ func (a *App) JoinWithInvite(ctx context.Context, orgID, inviteID folio.ID, name
 	}
 	return secret, u, nil
 }
+
+// InviteLinkOffer is what the page of a live invite link shows a person
+// who holds it: the organization's name and the role it gives.
+type InviteLinkOffer struct {
+	Organization string
+	Role         folio.Role
+}
+
+// CheckInviteLink tells the holder of an invite link, signed in or not,
+// whether it works, and what it offers: NotFound for a revoked, unknown or
+// other organization's link, Invalid when the organization has turned
+// invite links off. It tells nothing the link's own POST would not.
+func (a *App) CheckInviteLink(ctx context.Context, orgID, inviteID folio.ID) (*InviteLinkOffer, error) {
+	var offer *InviteLinkOffer
+	err := a.db.Read(ctx, func(tx *store.Tx) error {
+		inv, err := store.GetInviteLink(ctx, tx, orgID, inviteID)
+		if err != nil {
+			return err
+		}
+		org, err := store.GetOrganization(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		if !org.InviteLinks {
+			return errInviteLinksOff
+		}
+		offer = &InviteLinkOffer{Organization: org.Title, Role: inv.Role}
+		return nil
+	})
+	return offer, err
+}

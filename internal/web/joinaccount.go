@@ -53,6 +53,9 @@ func (h *Handler) joinAccount(w http.ResponseWriter, r *http.Request, q *req) er
 		}
 		v := joinView{Action: join, SignIn: "/signin?next=" + url.QueryEscape(join), Account: join + "/account",
 			Name: name, Email: email, Error: folio.MessageOf(err), MinLength: app.MinPasswordLength}
+		if err := h.joinOffer(r, &v); err != nil {
+			return err
+		}
 		var fe *folio.Error
 		if errors.As(err, &fe) {
 			v.ErrorField = fe.Field
@@ -62,5 +65,19 @@ func (h *Handler) joinAccount(w http.ResponseWriter, r *http.Request, q *req) er
 	}
 	h.setSession(w, secret, app.SessionLifetime)
 	http.Redirect(w, r, "/o/"+url.PathEscape(org), http.StatusSeeOther)
+	return nil
+}
+
+// joinOffer fills what a live invite link offers; a dead link is
+// errDeadInvite, and links turned off say so.
+func (h *Handler) joinOffer(r *http.Request, v *joinView) error {
+	offer, err := h.app.CheckInviteLink(r.Context(), r.PathValue("org"), r.PathValue("invite"))
+	if folio.KindOf(err) == folio.NotFound {
+		return errDeadInvite
+	}
+	if err != nil {
+		return err
+	}
+	v.Org, v.Role = offer.Organization, roleLabel(offer.Role)
 	return nil
 }

@@ -59,8 +59,13 @@ func TestJoinWithNewAccount(t *testing.T) {
 			return url.Values{"name": {name}, "email": {email}, "password": {pw}}
 		}
 
+		o, err := s.App.GetOrganization(bg, ac, org)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b := newBrowser(s)
-		b.get(t, join).want(t, 200, "Join an organization", "Sign in to join", "Create your account",
+		b.get(t, join).want(t, 200, "Join an organization", "You were invited to join <strong>"+o.Title+"</strong> on Folio with the Edit role.",
+			"Sign in to join", "Create your account",
 			`action="`+join+`/account"`, `autocomplete="new-password"`, `minlength="10"`, "At least 10 characters.",
 			`<label for="join-name">`, `<label for="join-email">`, `<label for="join-password">`)
 
@@ -143,6 +148,7 @@ func TestJoinWithNewAccount(t *testing.T) {
 		if err := s.App.DeleteInviteLink(bg, ac, org, strings.TrimPrefix(join, "/join/"+org+"/")); err != nil {
 			t.Fatal(err)
 		}
+		newBrowser(s).get(t, join).want(t, 404, "this invite link does not work")
 		newBrowser(s).post(t, join+"/account", form("Bob", "bob@example.com", password)).want(t, 404, "this invite link does not work")
 		if userByEmail(t, s, "bob@example.com") != nil {
 			t.Fatal("a revoked link created a user")
@@ -168,6 +174,7 @@ func TestJoinWithNewAccount(t *testing.T) {
 		if _, err := s.App.UpdateOrganization(bg, ac, org, &folio.OrganizationUpdate{InviteLinks: folio.Some(false)}); err != nil {
 			t.Fatal(err)
 		}
+		newBrowser(s).get(t, live).want(t, 400, "invite links are disabled")
 		newBrowser(s).post(t, live+"/account", form("Bob", "bob@example.com", password)).want(t, 400, "invite links are disabled")
 		if userByEmail(t, s, "bob@example.com") != nil {
 			t.Fatal("invite links off, a user was created")

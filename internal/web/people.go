@@ -338,6 +338,7 @@ type joinView struct {
 	Name, Email       string
 	Error, ErrorField string
 	MinLength         int
+	Org, Role         string // what a live link offers, signed out
 }
 
 func (h *Handler) joinPage(w http.ResponseWriter, r *http.Request, q *req) error {
@@ -345,6 +346,9 @@ func (h *Handler) joinPage(w http.ResponseWriter, r *http.Request, q *req) error
 	if q.user == nil {
 		v.SignIn = "/signin?next=" + url.QueryEscape(v.Action)
 		v.Account, v.MinLength = v.Action+"/account", app.MinPasswordLength
+		if err := h.joinOffer(r, &v); err != nil {
+			return err
+		}
 	}
 	h.render(w, http.StatusOK, "join", q, "Join an organization", v)
 	return nil
