@@ -12,8 +12,10 @@
 # 1. Lighthouse (npm `lighthouse`, fetched once into ~/.cache/folio, as
 #    bench/lighthouse.sh does, with Debian's chromium), defaults (mobile,
 #    simulated throttling), on the sign-in page (signed out), a space's page,
-#    the change request's page and the edit view (signed in: the session
-#    cookie goes in --extra-headers), in the light and the dark theme
+#    the change request's page, the edit view, and the organization's
+#    members, site customization and settings pages (signed in: the session
+#    cookie goes in --extra-headers), and the join page of an invite link
+#    (signed out: it offers to create an account), in the light and the dark theme
 #    (--blink-settings=preferredColorScheme). It prints the four category
 #    scores and the accessibility audits that failed.
 # 2. bench/editorready: the time from navigation to the editor's ready
@@ -27,7 +29,8 @@
 # /usr/bin/chromium), RUNS (default 10), LARGE_BLOCKS (default 400),
 # REPORTS (a folder to keep the JSON reports in), SKIP_LIGHTHOUSE or
 # SKIP_EDITOR (set: skip that part), ONLY (Lighthouse only on the pages
-# whose name contains it: signin, space, change request, edit view).
+# whose name contains it: signin, space, change request, edit view,
+# members, customize, settings, join).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -137,6 +140,13 @@ api POST "/v1/spaces/$space/change-requests/$cr/content/page/$started/import" \
   "{\"source\":\"markdown\",\"url\":\"$www/changed.md\"}" >/dev/null
 api POST "/v1/spaces/$space/change-requests/$cr/comments" '{"body":{"markdown":"Please also mention the reviewers."}}' >/dev/null
 
+# A site of the space, for its customization page; and an invite link, so
+# that the members page shows one.
+site=$(api POST "/v1/orgs/$org/sites" "{\"title\":\"Aurora docs\",\"spaces\":[\"$space\"]}" | jq -r .id)
+[ -n "$site" ] && [ "$site" != null ] || die "no site"
+invite=$(api POST "/v1/orgs/$org/link-invites" '{"role":"edit"}' | jq -r .id)
+[ -n "$invite" ] && [ "$invite" != null ] || die "no invite link"
+
 # Sign in with the one-time link: the session cookie.
 curl -fsS -o /dev/null -c "$tmp/jar" -H "Origin: $base_url" -H "Sec-Fetch-Site: same-origin" \
   --data-urlencode "token=${link#/signin/link/}" "$base_url/signin/link"
@@ -145,13 +155,14 @@ session=$(awk '$6 == "folio_session" { print $7 }' "$tmp/jar")
 
 lh_rows=()
 if [ -z "${SKIP_LIGHTHOUSE:-}" ]; then
-  pages=("signin|/signin" "space|/s/$space/getting-started" "change request|/s/$space/~/changes/$cr" "edit view|/s/$space/~/pages/$started/edit")
+  pages=("signin|/signin" "space|/s/$space/getting-started" "change request|/s/$space/~/changes/$cr" "edit view|/s/$space/~/pages/$started/edit"
+    "members|/o/$org/members" "customize|/o/$org/sites/$site/customize" "settings|/o/$org/settings" "join|/join/$org/$invite")
   for entry in "${pages[@]}"; do
     name=${entry%%|*}
     path=${entry#*|}
     [[ $name == *"${ONLY:-}"* ]] || continue
     cookie="folio_session=$session"
-    [ "$name" != signin ] || cookie=
+    [ "$name" != signin ] && [ "$name" != join ] || cookie=
     curl -fsS -o /dev/null ${cookie:+-H "Cookie: $cookie"} "$base_url$path" || die "GET $path failed"
     for theme in light dark; do
       say "lighthouse: $name ($theme)"

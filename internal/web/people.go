@@ -333,12 +333,22 @@ func (h *Handler) emailDomains(w http.ResponseWriter, r *http.Request, q *req) e
 type joinView struct {
 	Action string
 	SignIn string // signed out: where signing in leads back here
+	// Signed out, a form creates an account and joins (joinaccount.go).
+	Account           string
+	Name, Email       string
+	Error, ErrorField string
+	MinLength         int
+	Org, Role         string // what a live link offers, signed out
 }
 
 func (h *Handler) joinPage(w http.ResponseWriter, r *http.Request, q *req) error {
 	v := joinView{Action: "/join/" + url.PathEscape(r.PathValue("org")) + "/" + url.PathEscape(r.PathValue("invite"))}
 	if q.user == nil {
 		v.SignIn = "/signin?next=" + url.QueryEscape(v.Action)
+		v.Account, v.MinLength = v.Action+"/account", app.MinPasswordLength
+		if err := h.joinOffer(r, &v); err != nil {
+			return err
+		}
 	}
 	h.render(w, http.StatusOK, "join", q, "Join an organization", v)
 	return nil

@@ -53,4 +53,5 @@ func (h *Handler) routes() {
 	h.flowRoutes()
 	h.customRoutes()
 	h.editMarkdownRoutes()
+	h.inviteRoutes()
 }
