@@ -256,6 +256,9 @@ func TestFolioAppScenarioPart1(t *testing.T) {
 		if got := w.text(".markdown table"); !strings.Contains(got, "write pages") {
 			t.Fatalf("table %q", got)
 		}
+		// The image loads (from this server, whatever its public URL).
+		w.waitJS(`[...document.querySelectorAll(".markdown img")].every(i => i.complete && i.naturalWidth === 40)`,
+			`[...document.querySelectorAll(".markdown img")].map(i => i.src).join(" ")`)
 		v.check("e2e-page")
 		c, err := s.App.GetContent(context.Background(), folio.Caller{UserID: writer.ID}, sp, "")
 		if err != nil {
@@ -316,6 +319,8 @@ func TestFolioAppScenarioPart1(t *testing.T) {
 		if got := r.text(`.reviews`); !strings.Contains(got, reviewer.DisplayName) || !strings.Contains(got, "Good change.") {
 			t.Fatalf("reviews %q", got)
 		}
+		r.waitJS(`[...document.querySelectorAll(".diff img")].every(i => i.complete && i.naturalWidth === 40)`,
+			`[...document.querySelectorAll(".diff img")].map(i => i.src).join(" ")`)
 		rv.check("e2e-cr-approved")
 
 		// The writer merges; the page shows the change.
