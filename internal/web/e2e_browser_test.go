@@ -427,3 +427,147 @@ func changeRequestCount(t *testing.T, s *apitest.Server, tok, sp string) int {
 	s.Do(t, tok, "GET", "/v1/spaces/"+sp+"/change-requests?limit=100", nil).WantStatus(t, 200).JSON(t, &l)
 	return len(l.Items)
 }
+
+// TestFolioAppScenarioPart2 is issue 28's scenario, through the app in
+// Chromium: an administrator publishes a site with two sections, shares
+// it by link (the reader answers the share URL) and revokes the link (the
+// reader refuses it at once); creates an invite link, which a person of
+// another organization uses, in a second browser, to join, and then edits
+// a page; connects a space to a git repository served on loopback and
+// imports it, watching the progress element change without a reload;
+// then finds each of those actions in the audit log page.
+func TestFolioAppScenarioPart2(t *testing.T) {
+	repo := gitRepo(t)
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, adminTok := s.Org(t)
+		admin, _ := member(t, s, org, folio.RoleAdmin)
+		newcomer := outsider(t, s)
+		guide := space(t, s, org, adminTok, "Guide", "# Getting started\n\nWelcome, partners.\n")
+		faq := space(t, s, org, adminTok, "FAQ", "# Questions\n\nAnswers.\n")
+		fromGit := space(t, s, org, adminTok, "From git", "# Placeholder\n\nReplaced by the import.\n")
+		a := &e2eTab{t: t, s: s, ctx: startBrowser(t)}
+		v := newViews(t, a.ctx, s.Store)
+		a.signIn(admin.Email)
+
+		// A site of two sections, published.
+		a.run(chromedp.Navigate(s.URL+"/o/"+org), chromedp.Click(`//nav[@id="org-nav"]//a[.="Sites"]`), chromedp.WaitVisible(`#site-title`, chromedp.ByQuery),
+			chromedp.SendKeys(`#site-title`, "Partner docs", chromedp.ByQuery),
+			chromedp.Click(`input[name="space"][value="`+guide+`"]`, chromedp.ByQuery),
+			chromedp.Click(`//button[.="Create site"]`), chromedp.WaitVisible(`//h1[.="Partner docs"]`),
+			chromedp.SetValue(`#add-section-space`, faq, chromedp.ByQuery),
+			chromedp.SendKeys(`#add-section-title`, "Help", chromedp.ByQuery),
+			chromedp.Click(`//button[.="Add section"]`),
+			chromedp.WaitVisible(`//p[@role="status"][contains(., "The section was added.")]`))
+		siteID := siteIDOf(t, s, admin.ID, org)
+		if got := structureOf(t, s, admin.ID, org, siteID); got != "Guide*[Guide*] Help[FAQ*]" {
+			t.Fatalf("the site's structure: %s", got)
+		}
+		a.run(chromedp.Click(`//button[.="Publish"]`), chromedp.WaitVisible(`//p[@role="status"][contains(., "The site is published.")]`))
+		siteURL := a.text(".url a")
+		if st, body := published(t, s, siteURL); st != 200 || !strings.Contains(body, "Welcome, partners.") {
+			t.Fatalf("the published site answers %d:\n%s", st, body)
+		}
+
+		// Shared by link, then the link revoked.
+		a.run(chromedp.Click(`input[name="visibility"][value="share-link"]`, chromedp.ByQuery), chromedp.Click(`//button[.="Save visibility"]`),
+			chromedp.WaitVisible(`#link-name`, chromedp.ByQuery),
+			chromedp.SendKeys(`#link-name`, "Partners", chromedp.ByQuery), chromedp.Click(`//button[.="Create share link"]`),
+			chromedp.WaitVisible(`.share-links code`, chromedp.ByQuery))
+		shared := a.text(".share-links code")
+		if !strings.HasPrefix(shared, siteURL) || !strings.Contains(shared, "?shareKey=") {
+			t.Fatalf("share link URL %q (site %s)", shared, siteURL)
+		}
+		if st, body := published(t, s, shared); st != 200 || !strings.Contains(body, "Welcome, partners.") {
+			t.Fatalf("the reader answers the share URL %d:\n%s", st, body)
+		}
+		if st, _ := published(t, s, siteURL); st != 404 {
+			t.Fatalf("the share-link site answers %d without a key", st)
+		}
+		v.check("e2e-site-shared")
+		a.run(chromedp.Click(`//form[contains(@action, "/revoke")]/button`), chromedp.WaitVisible(`//p[@role="status"][contains(., "revoked")]`))
+		if st, _ := published(t, s, shared); st != 404 {
+			t.Fatalf("the reader answers a revoked share link %d", st)
+		}
+
+		// An invite link; the newcomer joins with it in a second browser
+		// and edits a page.
+		a.run(chromedp.Navigate(s.URL+"/o/"+org+"/members"), chromedp.WaitVisible(`#members-heading`, chromedp.ByQuery),
+			chromedp.SetValue(`#invite-role`, "edit", chromedp.ByQuery),
+			chromedp.Click(`//button[.="Create invite link"]`), chromedp.WaitVisible(`.new-link input.invite-url`, chromedp.ByQuery))
+		var link string
+		a.run(chromedp.Value(`.new-link input.invite-url`, &link, chromedp.ByQuery))
+		at := strings.Index(link, "/join/"+org+"/")
+		if at < 0 {
+			t.Fatalf("invite link %q", link)
+		}
+		n := &e2eTab{t: t, s: s, ctx: startBrowser(t)}
+		n.run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+link[at:]), chromedp.WaitVisible(`//a[.="Sign in to join"]`),
+			chromedp.Click(`//a[.="Sign in to join"]`), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
+			chromedp.SendKeys(`#email`, newcomer.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
+			chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`//button[.="Join the organization"]`),
+			chromedp.Click(`//button[.="Join the organization"]`), chromedp.WaitVisible(`#spaces-heading`, chromedp.ByQuery))
+		if got := roleOf(t, s, org, admin.ID, newcomer.ID); got != "edit" {
+			t.Fatalf("the newcomer joined as %s", got)
+		}
+		n.run(chromedp.Navigate(s.URL+"/s/"+guide), chromedp.WaitVisible(`article.doc`, chromedp.ByQuery),
+			chromedp.Click(`//a[.="Edit"]`), chromedp.WaitVisible(`#editor[data-ready]`, chromedp.ByQuery),
+			chromedp.Click(`//div[contains(@class,"fe-content")]/p[.="Welcome, partners."]`), chromedp.KeyEvent(kb.End))
+		n.waitJS(`(() => { const $f = folioEditor.view.state.selection.$from; return $f.parent.textContent === "Welcome, partners." && $f.parentOffset === 18 })()`, editorState)
+		n.run(chromedp.KeyEvent(" Glad you joined."))
+		n.save("Welcome, partners. Glad you joined.")
+
+		// Git sync: connect and import, the progress updating in place.
+		a.run(chromedp.Navigate(s.URL+"/s/"+fromGit), chromedp.WaitVisible(`article.doc`, chromedp.ByQuery),
+			chromedp.Click(`//nav[@class="space-tabs"]/a[.="Git sync"]`), chromedp.WaitVisible(`#git-url`, chromedp.ByQuery),
+			chromedp.SendKeys(`#git-url`, repo, chromedp.ByQuery), chromedp.SetValue(`#git-branch`, "main", chromedp.ByQuery),
+			chromedp.SendKeys(`#git-dir`, "docs", chromedp.ByQuery), chromedp.SendKeys(`#git-user`, "alice", chromedp.ByQuery),
+			chromedp.SendKeys(`#git-pass`, "s3cret-pass", chromedp.ByQuery),
+			chromedp.Click(`button[value="import"]`, chromedp.ByQuery), chromedp.WaitVisible(`.progress`, chromedp.ByQuery))
+		// Every text the progress element shows is recorded, on this page
+		// (a reload would lose the record).
+		a.eval(`(() => { const p = document.querySelector(".progress-text"); window.e2eSeen = [p.textContent];
+			new MutationObserver(() => { const t = p.textContent; if (window.e2eSeen[window.e2eSeen.length - 1] !== t) window.e2eSeen.push(t) })
+				.observe(p, {childList: true, characterData: true, subtree: true}); return true })()`, nil)
+		runJobs(t, s)
+		a.waitJS(`document.querySelector(".progress").dataset.state === "success" && document.querySelector(".progress-text").textContent.startsWith("Import done")`,
+			`document.querySelector(".progress").outerHTML`)
+		var seen []string
+		a.eval(`window.e2eSeen || []`, &seen)
+		if len(seen) < 2 || seen[0] != "Import queued: waiting for its turn." || !strings.HasPrefix(seen[len(seen)-1], "Import done") {
+			t.Fatalf("the progress element showed %q", seen)
+		}
+		if got := titles(t, s, adminTok, fromGit); got != "Welcome from git,Guide" {
+			t.Fatalf("pages after the import: %s", got)
+		}
+		v.check("e2e-gitsync-done")
+
+		// The audit log lists each of those actions.
+		a.run(chromedp.Navigate(s.URL+"/o/"+org), chromedp.Click(`//nav[@id="org-nav"]//a[.="Audit log"]`),
+			chromedp.WaitVisible(`//h1[.="Audit log"]`))
+		var rows []string
+		a.eval(`[...document.querySelectorAll("ol.audit > li")].map(li => li.textContent.replace(/\s+/g, " ").trim())`, &rows)
+		for _, r := range rows {
+			t.Logf("audit: %s", r)
+		}
+		find := func(what string, parts ...string) {
+			t.Helper()
+			for _, r := range rows {
+				ok := true
+				for _, p := range parts {
+					ok = ok && strings.Contains(r, p)
+				}
+				if ok {
+					return
+				}
+			}
+			t.Errorf("the audit log lacks %s (a row with %q):\n%s", what, parts, strings.Join(rows, "\n"))
+		}
+		find("the site published", "site.published by "+admin.DisplayName, "site "+siteID, `"visibility":"public"`)
+		find("the share link created", "site.share_link_created by "+admin.DisplayName, "site "+siteID, `"name":"Partners"`)
+		find("the share link revoked", "site.share_link_updated by "+admin.DisplayName, "site "+siteID, `"active":false`)
+		find("the invite link created", "invite_link.created by "+admin.DisplayName, `"role":"edit"`)
+		find("the newcomer joining", "member.added by "+newcomer.DisplayName, "member "+newcomer.ID, `"role":"edit"`)
+		find("the git sync", "space.git_sync_import by "+admin.DisplayName, "space "+fromGit)
+		v.check("e2e-audit")
+	})
+}
