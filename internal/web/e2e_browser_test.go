@@ -200,8 +200,9 @@ func TestFolioAppScenarioPart1(t *testing.T) {
 		w.run(chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(input.ModifierCtrl)))
 		w.waitJS(inTopParagraph, editorState)
 		// A closing line, then a table above it: its cells are typed in
-		// with Tab between them. (The table goes above a paragraph: in a
-		// table that ends the document, the arrow keys do not move past it.)
+		// with Tab between them. (The table goes above a paragraph: a table
+		// inserted into the document's last, empty paragraph became its last
+		// block, and Ctrl+End then the down arrow stayed in its last cell.)
 		w.enter()
 		w.run(chromedp.KeyEvent("That is all."), chromedp.KeyEvent(kb.ArrowUp))
 		w.waitJS(inTopParagraph, editorState)
