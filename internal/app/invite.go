@@ -252,7 +252,12 @@ func (a *App) JoinWithInviteLink(ctx context.Context, caller folio.Caller, orgID
 			return err
 		}
 		if inv.Role.Rank() > role.Rank() {
-			return store.SetMemberRole(ctx, tx, orgID, caller.UserID, inv.Role)
+			if err := store.SetMemberRole(ctx, tx, orgID, caller.UserID, inv.Role); err != nil {
+				return err
+			}
+			// A raised role is an administrative change like any other.
+			return audit(ctx, tx, caller, orgID, "member.role_updated", "member", caller.UserID,
+				map[string]any{"role": roleName(inv.Role), "previousRole": roleName(role), "inviteLink": id})
 		}
 		return nil
 	})

@@ -202,10 +202,13 @@ func (h *Handler) document(r *http.Request, q *req, spaceID, revisionID folio.ID
 	return &doc, nil
 }
 
+// fileURL gives the app's views the path of a space's file on this
+// server (as localFileURL does for the edit view), so that its images load
+// whatever host the app is reached at.
 func fileURL(c *app.Content) func(string) string {
 	return func(id string) string {
 		if f, ok := c.File(id); ok {
-			return c.FileURL(f)
+			return localFileURL(c.FileURL(f))
 		}
 		return ""
 	}
