@@ -76,6 +76,9 @@ type GitSync struct {
 	LastRevision ID         // the space revision at the last sync
 	Config       string     // the repository configuration the last import read (JSON), for exports
 	Deleted      bool       // removed with deleteLegacyGitInstallation
+	// HasCredentials says the sync keeps credentials for URL (sealed; the
+	// value itself never leaves the store but to be opened by the app).
+	HasCredentials bool
 }
 
 // RepoName is owner/name from the repository URL ("docs" for a local path).

@@ -259,6 +259,11 @@ func (a *App) queueGit(ctx context.Context, caller folio.Caller, spaceID folio.I
 			return err
 		}
 	}
+	// What the operation does with the space's saved credentials, for the
+	// audit log: "saved" (it gave some, which replace them), "used" (it
+	// gave none and syncs with their URL), "forgotten" (it gave none and
+	// syncs with another URL, which drops them) or "" (none involved).
+	saved := ""
 	params, _ := json.Marshal(gitParams{URL: op.URL, Ref: in.Ref, CommitMessage: in.CommitMessage, RepoCacheID: in.RepoCacheID,
 		TreeURL: in.RepoTreeURL, CommitURL: in.RepoCommitURL, ProjectDir: strings.Trim(in.RepoProjectDirectory, "/"), Org: caller.Org})
 	return a.db.Write(ctx, func(tx *store.Tx) error {
@@ -288,27 +293,60 @@ func (a *App) queueGit(ctx context.Context, caller folio.Caller, spaceID folio.I
 				g.TreeURL = in.GitInfo.URL
 			}
 		}
-		if g.TreeURL == "" {
+		// The space's sync so far, when it is with the same repository.
+		var same, other *folio.GitSync
+		if old, err := store.GetGitSync(ctx, tx, sv.ID); err == nil && !old.Deleted {
+			if old.URL == g.URL {
+				same = old
+			} else {
+				other = old
+			}
+		} else if err != nil && folio.KindOf(err) != folio.NotFound {
+			return err
+		}
+		if g.TreeURL == "" && same != nil {
 			// The repository's web address, once named, stays what the
 			// space shows while it syncs with the same repository: an
 			// operation that names none must not put the clone URL in its
 			// place.
-			if old, err := store.GetGitSync(ctx, tx, sv.ID); err == nil && !old.Deleted && old.URL == g.URL {
-				g.TreeURL = old.TreeURL
-				if g.Provider == "" {
-					g.Provider = old.Provider
-				}
-			} else if err != nil && folio.KindOf(err) != folio.NotFound {
+			g.TreeURL = same.TreeURL
+			if g.Provider == "" {
+				g.Provider = same.Provider
+			}
+		}
+		// Credentials given replace the saved ones; none given use the
+		// saved ones, which are only ever for the URL they were given
+		// with (another URL forgets them: PutGitSync drops them).
+		var keep string
+		switch {
+		case creds != nil:
+			if keep, err = a.sealer.Seal([]byte(creds.String()), gitSyncSealContext(sv.ID, g.URL)); err != nil {
 				return err
 			}
+			saved = "saved"
+		case same != nil && same.HasCredentials:
+			if sealed, err = a.reuseGitCredentials(ctx, tx, sv.ID, g.URL, op.ID); err != nil {
+				return err
+			}
+			saved = "used"
+		case other != nil && other.HasCredentials:
+			saved = "forgotten"
 		}
 		if err := store.PutGitSync(ctx, tx, g); err != nil {
 			return err
 		}
+		if keep != "" {
+			if _, err := store.SetGitSyncCredentials(ctx, tx, sv.ID, keep); err != nil {
+				return err
+			}
+		}
 		// The URL without its credentials, which only say they exist.
-		if err := audit(ctx, tx, caller, sv.OrganizationID, "space.git_sync_"+direction, "space", sv.ID,
-			map[string]any{"url": op.URL, "ref": in.Ref, "projectDirectory": g.ProjectDir, "credentials": creds != nil,
-				"operation": op.ID}); err != nil {
+		details := map[string]any{"url": op.URL, "ref": in.Ref, "projectDirectory": g.ProjectDir, "credentials": sealed != "",
+			"operation": op.ID}
+		if saved != "" {
+			details["savedCredentials"] = saved
+		}
+		if err := audit(ctx, tx, caller, sv.OrganizationID, "space.git_sync_"+direction, "space", sv.ID, details); err != nil {
 			return err
 		}
 		if err := store.CreateGitOperation(ctx, tx, op, string(params), sealed); err != nil {
@@ -330,6 +368,31 @@ const maxGitClockSkew = 5 * time.Minute
 func gitJobKey(spaceID folio.ID) string { return "git:" + spaceID }
 
 func gitSealContext(opID folio.ID) string { return "git-operation:" + opID }
+
+// gitSyncSealContext binds a space's saved credentials to the space and
+// to the repository URL they were given for: they open for no other.
+func gitSyncSealContext(spaceID folio.ID, url string) string {
+	return "git-sync-credentials:" + spaceID + ":" + url
+}
+
+// reuseGitCredentials opens the credentials a space's sync saved for url
+// and seals them for operation opID, as if the operation had given them.
+func (a *App) reuseGitCredentials(ctx context.Context, tx *store.Tx, spaceID folio.ID, url string, opID folio.ID) (string, error) {
+	stored, err := store.GitSyncCredentials(ctx, tx, spaceID)
+	if err != nil || stored == "" {
+		return "", err
+	}
+	unreadable := folio.Errorf(folio.Invalid,
+		"the saved repository credentials can no longer be read (was the server key changed?): give them again, or forget them")
+	if a.sealer == nil {
+		return "", unreadable
+	}
+	plain, err := a.sealer.Open(stored, gitSyncSealContext(spaceID, url))
+	if err != nil {
+		return "", unreadable
+	}
+	return a.sealer.Seal(plain, gitSealContext(opID))
+}
 
 // requireGitSync is the check of the git operations: the caller may
 // trigger git syncs and the space is neither locked nor deleted.
@@ -406,10 +469,40 @@ func (a *App) DeleteLegacyGitInstallation(ctx context.Context, caller folio.Call
 		if err := requireGitSync(sv); err != nil {
 			return err
 		}
+		g, err := store.GetGitSync(ctx, tx, sv.ID)
+		if folio.IsNotFound(err) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		// Removing the sync forgets its saved credentials too.
 		if existed, err = store.RemoveGitSync(ctx, tx, sv.ID); err != nil || !existed {
 			return err
 		}
-		return audit(ctx, tx, caller, sv.OrganizationID, "space.git_sync_removed", "space", sv.ID, nil)
+		return audit(ctx, tx, caller, sv.OrganizationID, "space.git_sync_removed", "space", sv.ID,
+			map[string]any{"credentials": g.HasCredentials})
+	})
+	return existed, err
+}
+
+// ForgetGitCredentials erases the credentials a space's git sync saved
+// (the sync stays); forgetting none is no error (existed reports which it
+// was). It needs what a sync needs. Operations already queued keep the
+// credentials they were queued with.
+func (a *App) ForgetGitCredentials(ctx context.Context, caller folio.Caller, spaceID folio.ID) (existed bool, err error) {
+	err = a.db.Write(ctx, func(tx *store.Tx) error {
+		sv, _, err := space(ctx, tx, caller, spaceID)
+		if err != nil {
+			return err
+		}
+		if err := requireGitSync(sv); err != nil {
+			return err
+		}
+		if existed, err = store.SetGitSyncCredentials(ctx, tx, sv.ID, ""); err != nil || !existed {
+			return err
+		}
+		return audit(ctx, tx, caller, sv.OrganizationID, "space.git_sync_credentials_forgotten", "space", sv.ID,
+			map[string]any{"credentials": false})
 	})
 	return existed, err
 }

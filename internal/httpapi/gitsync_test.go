@@ -360,7 +360,9 @@ func TestGitSyncOverHTTPWithBasicAuth(t *testing.T) {
 			t.Fatalf("pushed tree %v", got)
 		}
 
-		// Credentials are not kept once operations end, and never in clear.
+		// Operations do not keep credentials once they end, and nothing
+		// keeps them in clear (the space's sync keeps them sealed:
+		// TestGitSyncKeepsCredentialsForItsURL).
 		if leaked := gitSecretsInDB(t, s, space, "s3cret-pass"); leaked != "" {
 			t.Fatalf("the password is stored: %s", leaked)
 		}

@@ -17,9 +17,10 @@ func GetGitSync(ctx context.Context, t *Tx, spaceID folio.ID) (*folio.GitSync, e
 		last    sql.NullInt64
 	)
 	err := t.get(ctx, `SELECT url, ref, project_dir, provider, tree_url, commit_url, repo_cache_id,
-		last_event_at, last_commit, last_revision, config, deleted, updated_at FROM git_syncs WHERE space_id = ?`,
+		last_event_at, last_commit, last_revision, config, deleted, updated_at, credentials IS NOT NULL
+		FROM git_syncs WHERE space_id = ?`,
 		[]any{spaceID}, &g.URL, &g.Ref, &g.ProjectDir, &g.Provider, &g.TreeURL, &g.CommitURL, &g.RepoCacheID,
-		&last, &g.LastCommit, &g.LastRevision, &g.Config, &g.Deleted, &updated)
+		&last, &g.LastCommit, &g.LastRevision, &g.Config, &g.Deleted, &updated, &g.HasCredentials)
 	if err != nil {
 		return nil, notFound(err, "get git sync", "no git sync is set up on this space")
 	}
@@ -30,7 +31,8 @@ func GetGitSync(ctx context.Context, t *Tx, spaceID folio.ID) (*folio.GitSync, e
 
 // PutGitSync records where a space syncs (a new row, or new settings for
 // the row, which keeps its sync base while the repository URL and ref stay
-// the same); UpdatedAt is the transaction's time.
+// the same, and its credentials while the URL stays the same and the sync
+// was not removed); UpdatedAt is the transaction's time.
 func PutGitSync(ctx context.Context, t *Tx, g *folio.GitSync) error {
 	g.UpdatedAt = t.Now
 	_, err := t.exec(ctx, `INSERT INTO git_syncs (space_id, url, ref, project_dir, provider, tree_url, commit_url, repo_cache_id, updated_at)
@@ -41,6 +43,7 @@ func PutGitSync(ctx context.Context, t *Tx, g *folio.GitSync) error {
 			last_event_at = CASE WHEN git_syncs.url = excluded.url AND git_syncs.ref = excluded.ref AND NOT git_syncs.deleted
 				THEN git_syncs.last_event_at ELSE NULL END,
 			provider = excluded.provider, tree_url = excluded.tree_url, commit_url = excluded.commit_url,
+			credentials = CASE WHEN git_syncs.url = excluded.url AND NOT git_syncs.deleted THEN git_syncs.credentials ELSE NULL END,
 			repo_cache_id = excluded.repo_cache_id, deleted = FALSE, updated_at = excluded.updated_at`,
 		g.SpaceID, g.URL, g.Ref, g.ProjectDir, g.Provider, g.TreeURL, g.CommitURL, g.RepoCacheID, micros(t.Now))
 	if err != nil {
@@ -78,11 +81,33 @@ func SetGitSyncConfig(ctx context.Context, t *Tx, spaceID folio.ID, config strin
 	return wrap(err, "set git sync config")
 }
 
+// GitSyncCredentials returns the sealed credentials a space's git sync
+// keeps ("" for none), or NotFound.
+func GitSyncCredentials(ctx context.Context, t *Tx, spaceID folio.ID) (string, error) {
+	var sealed sql.NullString
+	if err := t.get(ctx, `SELECT credentials FROM git_syncs WHERE space_id = ? AND NOT deleted`, []any{spaceID}, &sealed); err != nil {
+		return "", notFound(err, "get git sync credentials", "no git sync is set up on this space")
+	}
+	return sealed.String, nil
+}
+
+// SetGitSyncCredentials keeps sealed credentials on a space's git sync,
+// or forgets them ("", and then false when there were none).
+func SetGitSyncCredentials(ctx context.Context, t *Tx, spaceID folio.ID, sealed string) (bool, error) {
+	var v any
+	if sealed != "" {
+		v = sealed
+	}
+	n, err := t.exec(ctx, `UPDATE git_syncs SET credentials = ? WHERE space_id = ? AND NOT deleted AND (? OR credentials IS NOT NULL)`,
+		v, spaceID, sealed != "")
+	return n > 0, wrap(err, "set git sync credentials")
+}
+
 // RemoveGitSync marks a space's git sync removed; false when there was none
 // left to remove.
 func RemoveGitSync(ctx context.Context, t *Tx, spaceID folio.ID) (bool, error) {
 	n, err := t.exec(ctx, `UPDATE git_syncs SET deleted = TRUE, last_event_at = NULL, last_commit = '', last_revision = '',
-		updated_at = ? WHERE space_id = ? AND NOT deleted`, micros(t.Now), spaceID)
+		credentials = NULL, updated_at = ? WHERE space_id = ? AND NOT deleted`, micros(t.Now), spaceID)
 	if err != nil || n == 0 {
 		return false, wrap(err, "remove git sync")
 	}

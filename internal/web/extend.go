@@ -18,6 +18,7 @@ func (h *Handler) extendRoutes() {
 	h.handle("GET /s/{space}/~/git/status", signedIn, h.gitStatus)
 	h.handle("POST /s/{space}/~/git", signedIn, h.gitSync)
 	h.handle("POST /s/{space}/~/git/disconnect", signedIn, h.gitDisconnect)
+	h.handle("POST /s/{space}/~/git/forget", signedIn, h.gitForget)
 
 	h.handle("GET /o/{org}/openapi", signedIn, h.openAPIList)
 	h.handle("POST /o/{org}/openapi", signedIn, h.openAPICreate)
@@ -111,6 +112,7 @@ func seeOther(w http.ResponseWriter, r *http.Request, path, notice string) {
 var extendNotices = map[string]string{
 	"queued":        "The git sync is queued; its progress shows below.",
 	"disconnected":  "The space is no longer connected to a repository.",
+	"forgotten":     "The saved credentials are forgotten: the next syncs send none until you give them again.",
 	"created":       "Created.",
 	"updated":       "Saved.",
 	"deleted":       "Deleted.",

@@ -115,6 +115,19 @@ func TestExtendInBrowser(t *testing.T) {
 			t.Fatalf("pages after the import: %s", got)
 		}
 		v.check("gitsync-done")
+		// The credentials are saved, sealed: the page says so (never what
+		// they are) and forgets them on request.
+		if got := textOf("dl.facts"); !strings.Contains(got, "Credentials saved (sealed)") || strings.Contains(got, "alice") {
+			t.Fatalf("repository facts %q", got)
+		}
+		if got := textOf("#git-creds-hint"); !strings.Contains(got, "leave empty to keep the saved credentials") {
+			t.Fatalf("credentials hint %q", got)
+		}
+		run(chromedp.Click(`//button[.="Forget the saved credentials"]`), chromedp.WaitVisible(`//p[@role="status"][starts-with(., "The saved credentials are forgotten")]`))
+		if got := textOf("dl.facts"); !strings.Contains(got, "none saved") {
+			t.Fatalf("repository facts after forgetting %q", got)
+		}
+		v.check("gitsync-forgotten")
 
 		// The audit log names the sync.
 		run(chromedp.Navigate(s.URL+"/o/"+org), chromedp.Click(`//nav[@id="org-nav"]//a[.="Audit log"]`),

@@ -149,7 +149,9 @@ func shortCommit(c string) string {
 
 // gitSync connects the space to a repository and queues an import or an
 // export (the API's importGitRepository and exportToGitRepository):
-// credentials go in the URL, which the app seals apart and never shows.
+// credentials go in the URL, which the app seals apart and never shows,
+// and keeps (sealed) for the next syncs of that URL; empty fields use the
+// saved ones.
 func (h *Handler) gitSync(w http.ResponseWriter, r *http.Request, q *req) error {
 	f := r.PostForm
 	spaceID := r.PathValue("space")
@@ -197,5 +199,15 @@ func (h *Handler) gitDisconnect(w http.ResponseWriter, r *http.Request, q *req) 
 		return err
 	}
 	seeOther(w, r, "/s/"+spaceID+"/~/git", "disconnected")
+	return nil
+}
+
+// gitForget erases the credentials the space's git sync saved.
+func (h *Handler) gitForget(w http.ResponseWriter, r *http.Request, q *req) error {
+	spaceID := r.PathValue("space")
+	if _, err := h.app.ForgetGitCredentials(r.Context(), q.caller, spaceID); err != nil {
+		return err
+	}
+	seeOther(w, r, "/s/"+spaceID+"/~/git", "forgotten")
 	return nil
 }
