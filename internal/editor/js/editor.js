@@ -88,6 +88,9 @@ export function insertBlock(node) {
       const after = tr.selection.from;
       const $pos = tr.doc.resolve(Math.min(after, tr.doc.content.size));
       tr.setSelection(TextSelection.near($pos));
+      // A block that ends up last (a table, a hint) gets an empty paragraph
+      // after it, so the keyboard can always go on below it.
+      if (!tr.doc.lastChild.isTextblock) tr.insert(tr.doc.content.size, n.paragraph.create());
       dispatch(tr.scrollIntoView());
     }
     return true;
