@@ -56,9 +56,7 @@ func TestReviewInBrowser(t *testing.T) {
 		}
 		v := newViews(t, ctx, s.Store)
 
-		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-			chromedp.SendKeys(`#email`, reviewer.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
-			chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`#orgs-heading`, chromedp.ByQuery))
+		run(chromedp.EmulateViewport(1280, 800), browserSignIn(s.URL, reviewer.Email))
 		crPath := "/s/" + sp + "/~/changes/1"
 		run(chromedp.Navigate(s.URL+crPath), chromedp.WaitVisible(`#reviewers`, chromedp.ByQuery))
 

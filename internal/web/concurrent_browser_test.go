@@ -43,9 +43,7 @@ func TestTwoWritersInBrowser(t *testing.T) {
 		}
 		signInAs := func(ctx context.Context, email string) {
 			t.Helper()
-			run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-				chromedp.SendKeys(`#email`, email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
-				chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`#orgs-heading`, chromedp.ByQuery))
+			run(ctx, chromedp.EmulateViewport(1280, 800), browserSignIn(s.URL, email))
 		}
 		open := func(ctx context.Context) {
 			t.Helper()

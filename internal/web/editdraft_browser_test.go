@@ -98,9 +98,7 @@ func TestEditorBlocksDraftsMarkdownInBrowser(t *testing.T) {
 		editURL := s.URL + "/s/" + sp + "/~/pages/" + pageID + "/edit"
 		v := newViews(t, ctx, s.Store)
 
-		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-			chromedp.SendKeys(`#email`, u.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
-			chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`#orgs-heading`, chromedp.ByQuery))
+		run(chromedp.EmulateViewport(1280, 800), browserSignIn(s.URL, u.Email))
 		run(chromedp.Navigate(editURL), chromedp.WaitVisible(`.fe-content`, chromedp.ByQuery))
 		waitFor(`document.getElementById("editor").dataset.ready === "true" && document.getElementById("editor-draft").hidden`)
 

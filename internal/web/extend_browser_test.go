@@ -69,9 +69,7 @@ func TestExtendInBrowser(t *testing.T) {
 		}
 		v := newViews(t, ctx, s.Store)
 
-		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-			chromedp.SendKeys(`#email`, u.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
-			chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`#orgs-heading`, chromedp.ByQuery))
+		run(chromedp.EmulateViewport(1280, 800), browserSignIn(s.URL, u.Email))
 
 		// The space's Git sync tab: connect and import.
 		run(chromedp.Navigate(s.URL+"/s/"+sp), chromedp.WaitVisible(`article.doc`, chromedp.ByQuery),

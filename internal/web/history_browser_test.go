@@ -35,9 +35,7 @@ func TestHistoryInBrowser(t *testing.T) {
 			return s
 		}
 		v := newViews(t, ctx, s.Store)
-		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-			chromedp.SendKeys(`#email`, f.writer.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
-			chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`#orgs-heading`, chromedp.ByQuery))
+		run(chromedp.EmulateViewport(1280, 800), browserSignIn(s.URL, f.writer.Email))
 
 		// History: pick the imported revision as "from" (the current one is
 		// "to" already) and compare.

@@ -30,9 +30,7 @@ func TestNewSpaceInBrowser(t *testing.T) {
 			}
 		}
 		v := newViews(t, ctx, s.Store)
-		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-			chromedp.SendKeys(`#email`, u.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
-			chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`#orgs-heading`, chromedp.ByQuery))
+		run(chromedp.EmulateViewport(1280, 800), browserSignIn(s.URL, u.Email))
 
 		run(chromedp.Navigate(s.URL+"/o/"+org), chromedp.WaitVisible(`.new-space > summary`, chromedp.ByQuery),
 			chromedp.Click(`.new-space > summary`, chromedp.ByQuery), chromedp.WaitVisible(`#space-title`, chromedp.ByQuery))

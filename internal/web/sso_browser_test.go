@@ -35,9 +35,7 @@ func TestSSOPageInBrowser(t *testing.T) {
 			}
 		}
 		v := newViews(t, ctx, s.Store)
-		run(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(s.URL+"/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-			chromedp.SendKeys(`#email`, admin.Email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
-			chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`#orgs-heading`, chromedp.ByQuery))
+		run(chromedp.EmulateViewport(1280, 800), browserSignIn(s.URL, admin.Email))
 		run(chromedp.Navigate(s.URL+"/o/"+org+"/sso"), chromedp.WaitVisible(`#oidc-heading`, chromedp.ByQuery),
 			chromedp.WaitVisible(`button.copy`, chromedp.ByQuery))
 		var visible int

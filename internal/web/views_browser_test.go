@@ -181,3 +181,11 @@ func (v *views) runAxe(view string) {
 		}
 	}
 }
+
+// browserSignIn signs in on the sign-in page of the server at base with
+// the test password, and waits for the home page.
+func browserSignIn(base, email string) chromedp.Tasks {
+	return chromedp.Tasks{chromedp.Navigate(base + "/signin"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
+		chromedp.SendKeys(`#email`, email, chromedp.ByQuery), chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
+		chromedp.Click(`form[action="/signin"] button`, chromedp.ByQuery), chromedp.WaitVisible(`#orgs-heading`, chromedp.ByQuery)}
+}
