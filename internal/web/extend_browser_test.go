@@ -104,6 +104,10 @@ func TestExtendInBrowser(t *testing.T) {
 		if state != "success" {
 			t.Fatalf("progress state %q", state)
 		}
+		// The section's heading and its link say the sync is over.
+		if h, link := textOf("#op-heading"), textOf(".progress-refresh"); h != "Last sync" || link != "Refresh the page to see what it changed." {
+			t.Fatalf("after the sync ended without a reload: heading %q, link %q", h, link)
+		}
 		// A reload shows the last result.
 		run(chromedp.Reload(), chromedp.WaitVisible(`//h2[.="Last sync"]`))
 		if got := textOf(".progress-text"); !strings.HasPrefix(got, "Import done") {

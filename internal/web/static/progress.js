@@ -28,8 +28,19 @@
       err.hidden = !p.error;
     }
     var refresh = el.querySelector(".progress-refresh");
-    if (refresh) refresh.hidden = !p.ended;
-    if (p.ended) el.dataset.ended = "true";
+    if (refresh) {
+      refresh.hidden = !p.ended;
+      // Once the work is over, the link offers what it changed.
+      if (p.ended && refresh.lastChild) refresh.lastChild.textContent = " the page to see what it changed.";
+    }
+    if (p.ended) {
+      el.dataset.ended = "true";
+      // A heading that says the work is running (data-ended-text) now says
+      // it is over.
+      var section = el.closest("section");
+      var heading = section && section.querySelector("[data-ended-text]");
+      if (heading) heading.textContent = heading.dataset.endedText;
+    }
   }
   function poll(el) {
     fetch(el.dataset.progress, { headers: { Accept: "application/json" }, credentials: "same-origin" })
