@@ -9,11 +9,11 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/content"
-	"github.com/foliodocs/folio/internal/markdown"
 )
 
 // editMarkdownRoutes serves the edit view's Markdown view: conversions of
-// the editor's document to Markdown and back (internal/markdown).
+// the editor's document to Markdown and back (app.DocumentMarkdown and
+// app.MarkdownDocument).
 func (h *Handler) editMarkdownRoutes() {
 	h.handle("POST /s/{space}/~/markdown", signedIn, h.convertMarkdown)
 }
@@ -32,13 +32,6 @@ type markdownBody struct {
 // references are written as page:ID and file:ID, which read back as the
 // same references.
 func (h *Handler) convertMarkdown(w http.ResponseWriter, r *http.Request, q *req) error {
-	sp, err := h.app.GetSpace(r.Context(), q.caller, r.PathValue("space"))
-	if err != nil {
-		return err
-	}
-	if !sp.Permissions().Edit {
-		return folio.Errorf(folio.Forbidden, "you cannot edit this space's content")
-	}
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		return folio.Errorf(folio.Invalid, "the conversion must be sent as JSON")
 	}
@@ -57,22 +50,21 @@ func (h *Handler) convertMarkdown(w http.ResponseWriter, r *http.Request, q *req
 	var out any
 	switch {
 	case body.Markdown != nil && body.Document == nil:
-		doc, err := markdown.ToDocument([]byte(*body.Markdown), nil)
+		doc, err := h.app.MarkdownDocument(r.Context(), q.caller, r.PathValue("space"), *body.Markdown)
 		if err != nil {
 			return err
 		}
 		out = map[string]any{"document": doc}
 	case body.Document != nil && body.Markdown == nil:
-		body.Document.Normalize()
-		if err := body.Document.Validate("document"); err != nil {
-			return err
-		}
-		md, err := markdown.FromDocument(body.Document, nil)
+		md, err := h.app.DocumentMarkdown(r.Context(), q.caller, r.PathValue("space"), body.Document)
 		if err != nil {
 			return err
 		}
-		out = map[string]string{"markdown": string(md)}
+		out = map[string]string{"markdown": md}
 	default:
+		if _, err := h.app.GetSpace(r.Context(), q.caller, r.PathValue("space")); err != nil {
+			return err
+		}
 		return folio.FieldErrorf("document", "send either a document or markdown")
 	}
 	w.Header().Set("Content-Type", "application/json")
