@@ -17,7 +17,7 @@ import (
 // Memory defaults of folio serve (docs/decisions.md, "Memory defaults").
 // Without a container limit the collector keeps Go's own pace (GOGC=100:
 // the heap grows to about twice what is live) under a soft limit that
-// holds the caches' default bounds (about 115 MB together when all are
+// holds the caches' default bounds (about 107 MB together when all are
 // full, README "Memory") with room for requests and imports; above it the
 // runtime collects more often and returns freed memory to the system
 // instead of growing. Under a cgroup memory limit the soft limit is a

@@ -147,7 +147,7 @@ type App struct {
 // limit of folio serve with room to spare (README, "Memory").
 const (
 	DefaultTreeCachePages     = 50_000
-	DefaultDocumentCacheBytes = 16 << 20
+	DefaultDocumentCacheBytes = 8 << 20
 )
 
 // New returns an App over a migrated store.
