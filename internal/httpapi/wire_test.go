@@ -149,7 +149,7 @@ func TestHealthAndMetrics(t *testing.T) {
 			`go_sql_open_connections{db_name="folio_read"}`, `go_sql_open_connections{db_name="folio_write"}`,
 			`go_sql_wait_count_total{db_name="folio_write"}`,
 			`folio_cache_limit{cache="trees",unit="pages"} 50000`,
-			`folio_cache_limit{cache="documents",unit="bytes"} 1.6777216e+07`,
+			`folio_cache_limit{cache="documents",unit="bytes"} 8.388608e+06`,
 			`folio_cache_entries{cache="revisions"}`, `folio_cache_evictions_total{cache="site_profiles"} 0`,
 			"go_gc_heap_live_bytes ", "go_gc_heap_goal_bytes ",
 			fmt.Sprintf(`folio_build_info{goversion=%q,modified="%t",revision=%q,time=%q,version=%q} 1`,
