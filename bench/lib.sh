@@ -124,3 +124,34 @@ measure_wrk() {
 
 # mb prints KB as MB with one decimal.
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
+# wait_listen PID FILE: waits (30 s at most) until the process PID prints
+# "listening on http://HOST:PORT" into FILE, which may not exist yet, and
+# prints HOST:PORT. A process that exits first shows its $tmp/server.err.
+wait_listen() {
+  local re='listening on http://([0-9.]+:[0-9]+)' line
+  for _ in $(seq 3000); do
+    kill -0 "$1" 2>/dev/null || {
+      cat "$tmp/server.err" >&2 2>/dev/null || true
+      die "a server exited during start"
+    }
+    if [ -f "$2" ]; then
+      while IFS= read -r line; do
+        [[ $line =~ $re ]] && echo "${BASH_REMATCH[1]}" && return 0
+      done <"$2"
+    fi
+    sleep 0.01
+  done
+  die "a server did not start within 30s"
+}
+
+# install_lighthouse: installs lighthouse@$LIGHTHOUSE_VERSION with npm into
+# the cache folder once, and sets lh_dir to it.
+install_lighthouse() {
+  lh_dir=${XDG_CACHE_HOME:-$HOME/.cache}/folio/lighthouse-$LIGHTHOUSE_VERSION
+  [ -f "$lh_dir/node_modules/lighthouse/cli/index.js" ] && return 0
+  say "installing lighthouse@$LIGHTHOUSE_VERSION into $lh_dir"
+  mkdir -p "$lh_dir"
+  (cd "$lh_dir" && npm install --no-audit --no-fund --loglevel=error "lighthouse@$LIGHTHOUSE_VERSION" </dev/null) >/dev/null ||
+    die "could not install lighthouse with npm"
+}

@@ -43,17 +43,9 @@ LARGE_BLOCKS=${LARGE_BLOCKS:-400}
 
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
-for tool in curl jq node npm python3; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool is required"
-done
+need_tools curl jq node npm python3
 
-lh_dir=${XDG_CACHE_HOME:-$HOME/.cache}/folio/lighthouse-$LIGHTHOUSE_VERSION
-if [ -z "${SKIP_LIGHTHOUSE:-}" ] && [ ! -f "$lh_dir/node_modules/lighthouse/cli/index.js" ]; then
-  say "installing lighthouse@$LIGHTHOUSE_VERSION into $lh_dir"
-  mkdir -p "$lh_dir"
-  (cd "$lh_dir" && npm install --no-audit --no-fund --loglevel=error "lighthouse@$LIGHTHOUSE_VERSION" </dev/null) >/dev/null ||
-    die "could not install lighthouse with npm"
-fi
+[ -n "${SKIP_LIGHTHOUSE:-}" ] || install_lighthouse
 
 tmp=$(mktemp -d)
 server_pid=
@@ -65,18 +57,6 @@ stop_pid() {
 }
 trap 'stop_pid "$server_pid"; stop_pid "$zip_pid"; rm -rf "$tmp"' EXIT
 
-wait_listen() {
-  local re='listening on http://([0-9.]+:[0-9]+)' line
-  for _ in $(seq 3000); do
-    kill -0 "$1" 2>/dev/null || die "a server exited during start"
-    [ -f "$2" ] || { sleep 0.01 && continue; }
-    while IFS= read -r line; do
-      [[ $line =~ $re ]] && echo "${BASH_REMATCH[1]}" && return 0
-    done <"$2"
-    sleep 0.01
-  done
-  die "a server did not start within 30s"
-}
 
 say "building folio, bench/staticserve and bench/editorready"
 go build -o "$tmp/folio" ./cmd/folio

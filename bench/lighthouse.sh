@@ -26,13 +26,7 @@ export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
 . bench/lib.sh
 need_tools curl jq node npm python3
 
-lh_dir=${XDG_CACHE_HOME:-$HOME/.cache}/folio/lighthouse-$LIGHTHOUSE_VERSION
-if [ ! -f "$lh_dir/node_modules/lighthouse/cli/index.js" ]; then
-  say "installing lighthouse@$LIGHTHOUSE_VERSION into $lh_dir"
-  mkdir -p "$lh_dir"
-  (cd "$lh_dir" && npm install --no-audit --no-fund --loglevel=error "lighthouse@$LIGHTHOUSE_VERSION" </dev/null) >/dev/null ||
-    die "could not install lighthouse with npm"
-fi
+install_lighthouse
 
 tmp=$(mktemp -d)
 server_pid=
@@ -44,17 +38,6 @@ stop_pid() {
 }
 trap 'stop_pid "$server_pid"; stop_pid "$zip_pid"; rm -rf "$tmp"' EXIT
 
-wait_listen() {
-  local re='listening on http://([0-9.]+:[0-9]+)' line
-  for _ in $(seq 3000); do
-    kill -0 "$1" 2>/dev/null || die "a server exited during start"
-    while IFS= read -r line; do
-      [[ $line =~ $re ]] && echo "${BASH_REMATCH[1]}" && return 0
-    done <"$2"
-    sleep 0.01
-  done
-  die "a server did not start within 30s"
-}
 
 say "building folio and bench/staticserve"
 go build -o "$tmp/folio" ./cmd/folio

@@ -91,22 +91,6 @@ clk_tck=$(getconf CLK_TCK)
 
 # wait_listen PID OUT: waits for "listening on http://ADDR" in OUT and prints
 # ADDR.
-wait_listen() {
-  local re='listening on http://([0-9.]+:[0-9]+)' line
-  for _ in $(seq 3000); do
-    kill -0 "$1" 2>/dev/null || {
-      cat "$tmp/server.err" >&2 2>/dev/null || true
-      die "a server exited during start"
-    }
-    if [ -f "$2" ]; then
-      while IFS= read -r line; do
-        [[ $line =~ $re ]] && echo "${BASH_REMATCH[1]}" && return 0
-      done <"$2"
-    fi
-    sleep 0.01
-  done
-  die "a server did not start within 30s"
-}
 
 # start_static DIR: serves DIR with bench/staticserve; sets static_pid and
 # static_url.
