@@ -639,7 +639,8 @@ const readerCSP = "default-src 'self'; img-src * data:; style-src 'self' 'unsafe
 // as it is to a browser that accepts gzip, when no integration script is
 // added to it, else inflated and sent as sendPage does.
 func (h *Handler) sendCachedPage(q *request, gz []byte, n int) {
-	if acceptsGzip(q.r) && len(h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)) == 0 {
+	scripts := h.siteScripts(q)
+	if acceptsGzip(q.r) && len(scripts) == 0 {
 		q.w.Header().Set("Content-Encoding", "gzip")
 		q.w.Header().Set("Vary", "Accept-Encoding")
 		h.send(q.w, q.r, http.StatusOK, gz)
@@ -650,19 +651,27 @@ func (h *Handler) sendCachedPage(q *request, gz []byte, n int) {
 		h.fail(q.w, q.r, q, fmt.Errorf("reader: a cached page does not inflate: %w", err))
 		return
 	}
-	h.sendPage(q, b)
+	h.sendPageWith(q, b, scripts)
 }
 
 // sendPage answers a page of the site, with the scripts of the
 // integrations installed on it (site:script:inject) added before </body>
 // and their origins, and the script-src and connect-src sources of their
 // policies, allowed by the page's policy. Pages are cached without them.
-func (h *Handler) sendPage(q *request, b []byte) {
-	q.w.Header().Set("Vary", "Accept-Encoding") // the cached copy may be sent compressed
-	var scripts []app.SiteScript
-	if !q.preview {
-		scripts = h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)
+func (h *Handler) sendPage(q *request, b []byte) { h.sendPageWith(q, b, h.siteScripts(q)) }
+
+// siteScripts are the integration scripts a page of the site gets (none
+// in a customization preview).
+func (h *Handler) siteScripts(q *request) []app.SiteScript {
+	if q.preview {
+		return nil
 	}
+	return h.app.ReaderSiteScripts(q.r.Context(), q.site.Site.OrganizationID, q.site.Site.ID)
+}
+
+// sendPageWith is sendPage with the site's scripts already looked up.
+func (h *Handler) sendPageWith(q *request, b []byte, scripts []app.SiteScript) {
+	q.w.Header().Set("Vary", "Accept-Encoding") // the cached copy may be sent compressed
 	if len(scripts) == 0 {
 		h.send(q.w, q.r, http.StatusOK, b)
 		return
