@@ -207,11 +207,13 @@ for store in "${stores[@]}"; do
   bench_store "$store"
 done
 
+encoding="no Accept-Encoding"
+[ -z "$ACCEPT_GZIP" ] || encoding="Accept-Encoding: gzip"
 report=$(
   echo "# folio reader benchmark, $(date '+%Y-%m-%d %H:%M:%S %Z')"
   echo
   echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)'), $(go version | cut -d' ' -f3-), $(nproc) CPUs, $(uname -sr)"
-  echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on the same machine, ${ACCEPT_GZIP:+Accept-Encoding: gzip}${ACCEPT_GZIP:-no Accept-Encoding}; a published space of 10,100 pages (bench/gencorpus), every ${EVERY}th page of its folders"
+  echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on the same machine, $encoding; a published space of 10,100 pages (bench/gencorpus), every ${EVERY}th page of its folders"
   echo
   echo "| store | server | req/s | transfer/s | p50 | p99 | CPU µs/req | max RSS MB | non-2xx |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
