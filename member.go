@@ -26,6 +26,7 @@ type MemberView struct {
 type MemberFilter struct {
 	Role       *Role  // nil: any role; RoleGuest: guests only
 	Search     string // case-insensitive substring of display name or email
+	Disabled   *bool  // nil: any; true: disabled members only; false: enabled members only
 	ByLastSeen bool   // sort by lastSeenAt (members never seen are left out) instead of joinedAt
 }
 

@@ -218,6 +218,10 @@ func ListMembers(ctx context.Context, t *Tx, orgID folio.ID, f folio.MemberFilte
 			args = append(args, string(*f.Role))
 		}
 	}
+	if f.Disabled != nil {
+		where += ` AND m.disabled = ?`
+		args = append(args, *f.Disabled)
+	}
 	if f.Search != "" {
 		cond, sargs := t.db.d.userSearch("m.user_id", f.Search)
 		where += ` AND ` + cond

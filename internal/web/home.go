@@ -14,6 +14,7 @@ type orgTree struct {
 	Org   folio.OrganizationView
 	Nodes []*treeNode // top level
 	Empty bool
+	More  bool // the tree stops at maxTreeItems collections or spaces
 	cols  []folio.CollectionView
 }
 
@@ -63,20 +64,51 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request, q *req) error {
 	return nil
 }
 
+// maxTreeItems bounds the collections, and the spaces, an organization's
+// tree shows; past it the tree says so and points at the search.
+const maxTreeItems = 5 * folio.MaxLimit
+
+// listUpTo gathers up to max items of a paged list, a page at a time;
+// more is true when items were left out.
+func listUpTo[T any](max int, list func(folio.ListOptions) (folio.List[T], error)) (items []T, more bool, err error) {
+	opts := folio.ListOptions{Limit: folio.MaxLimit}
+	for {
+		l, err := list(opts)
+		if err != nil {
+			return nil, false, err
+		}
+		items = append(items, l.Items...)
+		if l.Next == "" {
+			return items, false, nil
+		}
+		if len(items) >= max {
+			return items, true, nil
+		}
+		if opts, err = folio.ParseListOptions(l.Next, ""); err != nil {
+			return nil, false, err
+		}
+		opts.Limit = folio.MaxLimit
+	}
+}
+
 // orgTree loads an organization's collections and spaces the caller may
-// view (two queries) and builds the tree.
+// view (two queries for up to a thousand of each) and builds the tree.
 func (h *Handler) orgTree(ctx context.Context, q *req, o folio.OrganizationView) (*orgTree, []folio.SpaceView, error) {
-	cols, err := h.app.ListCollections(ctx, q.caller, o.ID, true, folio.ListOptions{Limit: folio.MaxLimit})
+	cols, moreCols, err := listUpTo(maxTreeItems, func(opts folio.ListOptions) (folio.List[folio.CollectionView], error) {
+		return h.app.ListCollections(ctx, q.caller, o.ID, true, opts)
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	spaces, err := h.app.ListSpaces(ctx, q.caller, o.ID, "", folio.ListOptions{Limit: folio.MaxLimit})
+	spaces, moreSpaces, err := listUpTo(maxTreeItems, func(opts folio.ListOptions) (folio.List[folio.SpaceView], error) {
+		return h.app.ListSpaces(ctx, q.caller, o.ID, "", opts)
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &orgTree{Org: o, cols: cols.Items}
+	t := &orgTree{Org: o, cols: cols, More: moreCols || moreSpaces}
 	byID := map[folio.ID]*treeNode{}
-	for _, c := range cols.Items {
+	for _, c := range cols {
 		byID[c.ID] = &treeNode{Title: c.Title, Href: "/c/" + c.ID, Collection: true}
 	}
 	attach := func(parent folio.ID, n *treeNode) {
@@ -86,14 +118,14 @@ func (h *Handler) orgTree(ctx context.Context, q *req, o folio.OrganizationView)
 		}
 		t.Nodes = append(t.Nodes, n)
 	}
-	for _, c := range cols.Items {
+	for _, c := range cols {
 		attach(c.Parent, byID[c.ID])
 	}
-	for _, s := range spaces.Items {
+	for _, s := range spaces {
 		attach(s.Parent, &treeNode{Title: s.Title, Emoji: s.Emoji, Href: "/s/" + s.ID})
 	}
 	t.Empty = len(t.Nodes) == 0
-	return t, spaces.Items, nil
+	return t, spaces, nil
 }
 
 // orgView is an organization's page.

@@ -166,7 +166,9 @@ type membersView struct {
 	Notice  string
 	Admin   bool
 	Members []memberRow
-	Count   int
+	Count   int    // members matching the filters, on every page
+	Next    string // the next page's address, "" on the last
+	First   string // the first page's address, "" on the first
 	// The filters.
 	Role, Query, State string
 	Roles              []roleOption
@@ -192,6 +194,9 @@ type inviteRow struct {
 	New           bool
 }
 
+// membersPage is how many members a page of the members list shows.
+const membersPage = 100
+
 func (h *Handler) members(w http.ResponseWriter, r *http.Request, q *req) error {
 	ctx := r.Context()
 	f, err := h.orgFrame(ctx, q, r.PathValue("org"), "members")
@@ -208,15 +213,34 @@ func (h *Handler) members(w http.ResponseWriter, r *http.Request, q *req) error 
 	v.Roles = append([]roleOption{{Value: "", Label: "Any role", Selected: v.Role == ""}}, roleOptions(v.Role, true)...)
 	v.States = []roleOption{{"", "All", v.State == ""}, {"enabled", "Enabled", v.State == "enabled"},
 		{"disabled", "Disabled", v.State == "disabled"}}
-	l, err := h.app.ListMembers(ctx, q.caller, f.Org.ID, filter, folio.ListOptions{Limit: folio.MaxLimit})
+	switch v.State {
+	case "":
+	case "enabled", "disabled":
+		d := v.State == "disabled"
+		filter.Disabled = &d
+	default:
+		return folio.Errorf(folio.Invalid, "the state filter must be enabled or disabled")
+	}
+	opts, err := pageOptions(r)
+	if err != nil {
+		return err
+	}
+	opts.Limit = membersPage
+	l, err := h.app.ListMembers(ctx, q.caller, f.Org.ID, filter, opts)
 	if err != nil {
 		return err
 	}
 	v.Count = l.Count
-	for _, m := range l.Items {
-		if v.State == "enabled" && m.Disabled || v.State == "disabled" && !m.Disabled {
-			continue
+	v.Next = nextHref(r, l.Next)
+	if qs.Get("page") != "" {
+		first := r.URL.Query()
+		first.Del("page")
+		v.First = r.URL.Path
+		if len(first) > 0 {
+			v.First += "?" + first.Encode()
 		}
+	}
+	for _, m := range l.Items {
 		v.Members = append(v.Members, memberRow{ID: m.UserID, Name: m.User.DisplayName, Email: m.User.Email,
 			Role: roleLabel(m.Role), RoleValue: roleValue(m.Role), Disabled: m.Disabled, Self: m.UserID == q.caller.UserID,
 			Joined: m.JoinedAt, Roles: roleOptions(roleValue(m.Role), true)})

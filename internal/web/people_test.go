@@ -394,3 +394,40 @@ func TestTokensPage(t *testing.T) {
 		}
 	})
 }
+
+// TestMembersPages: the members list is paged (100 a page) and its status
+// filter is applied by the store, so a disabled member past the first
+// hundred is found, and the count is the filtered total.
+func TestMembersPages(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, _ := s.Org(t)
+		admin, _ := member(t, s, org, folio.RoleAdmin)
+		var last *folio.User
+		for range 101 {
+			last, _ = s.Member(t, org, folio.RoleRead)
+		}
+		a := signIn(t, s, admin.Email)
+		path := "/o/" + org + "/members"
+		if _, err := s.App.UpdateMember(context.Background(), folio.Caller{UserID: admin.ID}, org, last.ID, &folio.MemberUpdate{Disabled: folio.Some(true)}); err != nil {
+			t.Fatal(err)
+		}
+		// 103 members: the organization's creator, the admin and 101 readers.
+		p := a.get(t, path).want(t, 200, "Members on this page: 100 of 103", `rel="next">Next page</a>`)
+		if strings.Contains(p.Body, last.Email) || strings.Contains(p.Body, "First page") {
+			t.Fatal("the first page shows the newest member or a link to itself")
+		}
+		next := regexp.MustCompile(`<a href="([^"]+)" rel="next">`).FindStringSubmatch(p.Body)
+		p = a.get(t, strings.ReplaceAll(next[1], "&amp;", "&")).want(t, 200, "Members on this page: 3 of 103", last.Email,
+			`<a href="`+path+`">First page</a>`)
+		if strings.Contains(p.Body, `rel="next"`) {
+			t.Fatal("the last page links to a next one")
+		}
+		a.get(t, path+"?state=disabled").want(t, 200, "Members shown: 1 of 1", last.Email)
+		p = a.get(t, path+"?state=enabled&role=read").want(t, 200, "Members shown: 100 of 100")
+		if strings.Contains(p.Body, last.Email) {
+			t.Fatal("the enabled filter lists a disabled member")
+		}
+		a.get(t, path+"?state=sleeping").want(t, 400, "the state filter must be enabled or disabled")
+		a.get(t, path+"?page=nonsense").want(t, 400, "the page link is not valid")
+	})
+}
