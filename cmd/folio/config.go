@@ -208,3 +208,15 @@ func newBufferedLoggerOn(buf *logBuffer, level string) (*slog.Logger, *logBuffer
 	h := flushingHandler{Handler: slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: l}), buf: buf, level: slog.LevelWarn}
 	return slog.New(h), buf, nil
 }
+
+// flagOrEnv reports whether the operator chose a setting: its flag was
+// given, or its variable has a value.
+func flagOrEnv(fs *flagSet, name, envValue string) bool {
+	set := envValue != ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}

@@ -263,3 +263,48 @@ func readLimit(name string) (int64, bool) {
 	}
 	return n, true
 }
+
+// cacheBounds are the bounds of the caches an operator can size: the
+// reader's rendered pages and the page documents in bytes, the decoded
+// revision trees in pages and files.
+type cacheBounds struct {
+	Reader, Documents, TreePages int64
+}
+
+// cacheSet says which of the bounds the operator chose (flag or variable):
+// those are kept as they are.
+type cacheSet struct {
+	Reader, Documents, TreePages bool
+}
+
+// Floors of fitted cache bounds: below them a cache stops paying for
+// itself (a few pages of a busy site, a few spaces' trees).
+const (
+	minReaderCache   = 1 << 20
+	minDocumentCache = 1 << 20
+	minTreePages     = 5000
+)
+
+// fitCaches scales the default bounds the operator did not choose to a
+// soft memory limit below the default one. The defaults add up to about
+// 107 MB when full (README "Memory"), sized for the 256 MiB default limit;
+// under a smaller limit, such as 75% of a small container's, they shrink in
+// proportion so the caches keep the same share of it. It returns the bounds
+// and the factor applied (1: unchanged).
+func fitCaches(b cacheBounds, set cacheSet, limit int64) (cacheBounds, float64) {
+	if limit >= defaultMemoryLimit || set == (cacheSet{true, true, true}) {
+		return b, 1
+	}
+	f := float64(limit) / defaultMemoryLimit
+	scale := func(v int64, floor int64) int64 { return max(int64(float64(v)*f), min(v, floor)) }
+	if !set.Reader && b.Reader > 0 {
+		b.Reader = scale(b.Reader, minReaderCache)
+	}
+	if !set.Documents {
+		b.Documents = scale(b.Documents, minDocumentCache)
+	}
+	if !set.TreePages {
+		b.TreePages = scale(b.TreePages, minTreePages)
+	}
+	return b, f
+}

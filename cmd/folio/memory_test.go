@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,5 +170,67 @@ func TestServeSaysWhichMemorySettings(t *testing.T) {
 	s = startServe(t, "--data", t.TempDir(), "--gogc", "120", "--memory-limit", "1GiB")
 	if want := "folio: memory: GOGC=120 (--gogc), soft limit 1 GiB (--memory-limit)\n"; !strings.Contains(s.out.String(), want) {
 		t.Errorf("serve printed\n%s\nwant a line %q", s.out, want)
+	}
+}
+
+func TestFitCaches(t *testing.T) {
+	defaults := cacheBounds{Reader: 32 << 20, Documents: 8 << 20, TreePages: 50000}
+	tests := []struct {
+		name  string
+		set   cacheSet
+		limit int64
+		want  cacheBounds
+		scale float64
+	}{
+		{"default limit", cacheSet{}, 256 << 20, defaults, 1},
+		{"larger limit", cacheSet{}, 4 << 30, defaults, 1},
+		{"no limit", cacheSet{}, math.MaxInt64, defaults, 1},
+		{"half", cacheSet{}, 128 << 20, cacheBounds{Reader: 16 << 20, Documents: 4 << 20, TreePages: 25000}, 0.5},
+		{"75% of a 256 MB container", cacheSet{}, 192 << 20, cacheBounds{Reader: 24 << 20, Documents: 6 << 20, TreePages: 37500}, 0.75},
+		{"chosen bounds are kept", cacheSet{Reader: true, TreePages: true}, 128 << 20,
+			cacheBounds{Reader: 32 << 20, Documents: 4 << 20, TreePages: 50000}, 0.5},
+		{"all chosen", cacheSet{true, true, true}, 64 << 20, defaults, 1},
+		{"floors", cacheSet{}, 4 << 20, cacheBounds{Reader: 1 << 20, Documents: 1 << 20, TreePages: 5000}, 1.0 / 64},
+	}
+	for _, tt := range tests {
+		got, scale := fitCaches(defaults, tt.set, tt.limit)
+		if got != tt.want || scale != tt.scale {
+			t.Errorf("%s: fitCaches = %+v, %v; want %+v, %v", tt.name, got, scale, tt.want, tt.scale)
+		}
+	}
+	// A reader cache turned off stays off.
+	if got, _ := fitCaches(cacheBounds{Reader: 0, Documents: 8 << 20, TreePages: 50000}, cacheSet{}, 128<<20); got.Reader != 0 {
+		t.Errorf("reader cache %d, want 0 (off)", got.Reader)
+	}
+}
+
+// TestServeFitsCachesToTheLimit: under a soft limit below the default,
+// the cache bounds the operator did not choose shrink with it, serve says
+// so, and the caches run with those bounds.
+func TestServeFitsCachesToTheLimit(t *testing.T) {
+	t.Parallel()
+	env := func(k string) string { return map[string]string{"GOMEMLIMIT": "128MiB"}[k] }
+	s := startServeEnv(t, env, "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--tree-cache", "40000")
+	want := "folio: caches fitted to the soft limit: reader 16 MiB, documents 4 MiB, trees 40000 pages (--reader-cache, --document-cache and --tree-cache choose them)\n"
+	if !strings.Contains(s.out.String(), want) {
+		t.Errorf("serve printed\n%s\nwant a line %q", s.out, want)
+	}
+	res, err := http.Get(s.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, m := range []string{`folio_cache_limit{cache="trees",unit="pages"} 40000`,
+		`folio_cache_limit{cache="documents",unit="bytes"} 4.194304e+06`} {
+		if !strings.Contains(string(body), m) {
+			t.Errorf("/metrics lacks %s", m)
+		}
+	}
+	s.stop(t)
+	// At the default limit nothing is fitted, and nothing is said.
+	s = startServe(t, "--data", t.TempDir())
+	if strings.Contains(s.out.String(), "caches fitted") {
+		t.Errorf("serve fitted the caches at the default limit:\n%s", s.out)
 	}
 }

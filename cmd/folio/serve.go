@@ -105,7 +105,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.Int64Var(&treeCache, "tree-cache", e.integer("FOLIO_TREE_CACHE", app.DefaultTreeCachePages),
 		"pages and files of decoded revision trees kept in memory; about 0.5 KB each at most (FOLIO_TREE_CACHE)")
 	fs.StringVar(&gogc, "gogc", "",
-		"garbage collection target percentage, or off; default: GOGC, else 100 (docs/operations.md, \"Memory\")")
+		"garbage collection target percentage, or off; default: GOGC, else 50 (docs/operations.md, \"Memory\")")
 	fs.StringVar(&memoryLimit, "memory-limit", "",
 		"soft limit of the Go runtime's memory, such as 256MiB, or off; default: GOMEMLIMIT, else 75% of the cgroup's memory limit, else 256MiB")
 	if err := parseFlags(fs, e, args); err != nil {
@@ -143,6 +143,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	caches, cacheScale := fitCaches(cacheBounds{Reader: readerCache, Documents: documentCache, TreePages: treeCache},
+		cacheSet{Reader: flagOrEnv(fs, "reader-cache", getenv("FOLIO_READER_CACHE")),
+			Documents: flagOrEnv(fs, "document-cache", getenv("FOLIO_DOCUMENT_CACHE")),
+			TreePages: flagOrEnv(fs, "tree-cache", getenv("FOLIO_TREE_CACHE"))}, mem.Limit)
+	readerCache, documentCache, treeCache = caches.Reader, caches.Documents, caches.TreePages
 	git := &app.GitConfig{CacheDir: gitCacheDir, AllowFile: gitFile, Timeout: gitTimeout, AllowPrivate: importPrivate}
 	if git.CacheDir == "" {
 		git.CacheDir = filepath.Join(sf.data, "git-cache")
@@ -212,6 +217,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		"memory_limit", mem.limitText(), "memory_limit_from", mem.LimitSource)
 	fmt.Fprintf(stdout, "folio: memory: GOGC=%s (%s), soft limit %s (%s)\n",
 		mem.gogcText(), mem.GCSource, mem.limitText(), mem.LimitSource)
+	if cacheScale < 1 {
+		logger.Info("cache bounds fitted to the soft limit", "reader_cache_bytes", readerCache,
+			"document_cache_bytes", documentCache, "tree_cache_pages", treeCache)
+		fmt.Fprintf(stdout, "folio: caches fitted to the soft limit: reader %s, documents %s, trees %d pages (--reader-cache, --document-cache and --tree-cache choose them)\n",
+			formatBytes(readerCache), formatBytes(documentCache), treeCache)
+	}
 
 	db, err := sf.open(ctx, logger)
 	if err != nil {
