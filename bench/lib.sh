@@ -155,3 +155,52 @@ install_lighthouse() {
   (cd "$lh_dir" && npm install --no-audit --no-fund --loglevel=error "lighthouse@$LIGHTHOUSE_VERSION" </dev/null) >/dev/null ||
     die "could not install lighthouse with npm"
 }
+
+# cgroup_create NAME BYTES: makes a memory cgroup limited to BYTES (cgroup
+# v2, or v1's memory controller), as a container runtime would, and sets
+# cgroup_dir. Needs root.
+cgroup_create() {
+  local name=$1 bytes=$2
+  [ "$(id -u)" -eq 0 ] || die "MEMORY_MAX needs root (it makes a memory cgroup)"
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    cgroup_dir=/sys/fs/cgroup/$name
+    mkdir -p "$cgroup_dir" && echo "$bytes" >"$cgroup_dir/memory.max" || die "could not make cgroup $cgroup_dir"
+  elif [ -d /sys/fs/cgroup/memory ]; then
+    cgroup_dir=/sys/fs/cgroup/memory/$name
+    mkdir -p "$cgroup_dir" && echo "$bytes" >"$cgroup_dir/memory.limit_in_bytes" || die "could not make cgroup $cgroup_dir"
+  else
+    die "no cgroup memory controller under /sys/fs/cgroup"
+  fi
+}
+
+# cgroup_run DIR CMD...: becomes CMD (exec) inside the cgroup DIR from its
+# start, so the program reads its limit as it would in a container. Run it
+# in a background subshell (cgroup_run DIR CMD &): $! is then the program.
+cgroup_run() {
+  local dir=$1
+  shift
+  exec sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$dir" "$@"
+}
+
+# cgroup_report DIR: prints the cgroup's peak memory and out-of-memory kills.
+cgroup_report() {
+  local dir=$1 peak kills
+  if [ -f "$dir/memory.peak" ]; then
+    peak=$(<"$dir/memory.peak")
+    kills=$(awk '$1 == "oom_kill" { print $2 }' "$dir/memory.events")
+  else
+    peak=$(<"$dir/memory.max_usage_in_bytes")
+    kills=$(awk '$1 == "oom_kill" { print $2 }' "$dir/memory.oom_control")
+  fi
+  printf 'cgroup peak %s MB (page cache included), out-of-memory kills %s\n' "$((peak / 1048576))" "${kills:-0}"
+}
+
+# cgroup_remove DIR: removes the cgroup once its processes are gone.
+cgroup_remove() {
+  [ -n "$1" ] && [ -d "$1" ] || return 0
+  for _ in $(seq 50); do
+    rmdir "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "warning: could not remove cgroup $1" >&2
+}

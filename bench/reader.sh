@@ -24,6 +24,9 @@
 # nginx's gzip_static does, and the reader sends the compressed copy its cache
 # holds; ACCEPT_GZIP= (empty) measures clients that accept no encoding, which
 # the reader answers by inflating that copy).
+# MEMORY_MAX (such as 256M; needs root) runs the server in a memory cgroup
+# with that limit, as a container would, and reports the cgroup's peak and
+# out-of-memory kills.
 # PostgreSQL runs use a new database folio_bench_<random> on 127.0.0.1:5432
 # as user postgres (trust auth), dropped at the end.
 set -euo pipefail
@@ -38,6 +41,7 @@ EVERY=${EVERY:-10}
 IMPORT_TIMEOUT=${IMPORT_TIMEOUT:-900}
 READER_CACHE=${READER_CACHE:-}
 SHOW_MEMORY=${SHOW_MEMORY:-}
+MEMORY_MAX=${MEMORY_MAX:-}
 ACCEPT_GZIP=${ACCEPT_GZIP-1}
 export ACCEPT_GZIP
 pg_admin_url=postgres://postgres@127.0.0.1:5432
@@ -47,6 +51,10 @@ pg_admin_url=postgres://postgres@127.0.0.1:5432
 parse_stores "${1:-both}" 22
 
 case $EVERY in '' | *[!0-9]* | 0) die "EVERY must be a positive number" ;; esac
+memory_max_bytes=
+if [ -n "$MEMORY_MAX" ]; then
+  memory_max_bytes=$(numfmt --from=iec "$MEMORY_MAX" 2>/dev/null) || die "MEMORY_MAX must be a size such as 256M"
+fi
 need_tools curl jq
 
 tmp=$(mktemp -d)
@@ -55,6 +63,8 @@ static_pid=
 zip_pid=
 wrk_pid=
 databases=()
+cgroup_dir=
+cgroups=()
 
 stop_pid() {
   [ -n "$1" ] || return 0
@@ -76,6 +86,7 @@ cleanup() {
     psql -X -q -w -d "$pg_admin_url/postgres" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" </dev/null ||
       echo "warning: could not drop database $db" >&2
   done
+  for cg in "${cgroups[@]}"; do cgroup_remove "$cg"; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -107,6 +118,7 @@ api() {
 
 
 rows=()
+notes=()
 
 # run_wrk STORE WHAT URL PID: runs wrk on the URL set at URL while sampling
 # process PID, and adds a table row.
@@ -143,8 +155,15 @@ bench_store() {
       ;;
   esac
   [ -z "$READER_CACHE" ] || store_args+=(--reader-cache "$READER_CACHE")
+  local wrap=()
+  if [ -n "$memory_max_bytes" ]; then
+    cgroup_create "folio-bench-$store-$$" "$memory_max_bytes"
+    cgroups+=("$cgroup_dir")
+    wrap=(cgroup_run "$cgroup_dir")
+    say "$store: the server runs in $cgroup_dir, limited to $MEMORY_MAX"
+  fi
   say "$store: starting folio serve"
-  "$tmp/folio" serve --addr 127.0.0.1:0 --rate-limit-token 0 --rate-limit-address 0 --access-log=false --log-level warn --import-allow-private \
+  "${wrap[@]}" "$tmp/folio" serve --addr 127.0.0.1:0 --rate-limit-token 0 --rate-limit-address 0 --access-log=false --log-level warn --import-allow-private \
     "${store_args[@]}" >"$tmp/server.out" 2>"$tmp/server.err" &
   server_pid=$!
   base_url=http://$(wait_listen "$server_pid" "$tmp/server.out")
@@ -157,8 +176,12 @@ bench_store() {
   t0=$(date +%s)
   curl -fsS -o /dev/null --max-time "$IMPORT_TIMEOUT" -X POST -H "Authorization: Bearer $token" \
     -H 'Content-Type: application/json' --data "{\"source\":\"zip\",\"url\":\"$zip_url\"}" \
-    "$base_url/v1/spaces/$space/content/import" || die "the import failed"
+    "$base_url/v1/spaces/$space/content/import" || {
+    [ -z "$cgroup_dir" ] || say "$store: $(cgroup_report "$cgroup_dir")"
+    die "the import failed"
+  }
   say "$store: imported in $(($(date +%s) - t0)) s"
+  [ -z "$cgroup_dir" ] || say "$store: after the import: $(cgroup_report "$cgroup_dir")"
   [ -z "$SHOW_MEMORY" ] || say "$store: after the import: RSS $(mb "$(rss_kb "$server_pid")") MB (peak so far $(mb "$(hwm_kb "$server_pid")") MB)"
   site=$(api POST "/v1/orgs/$org/sites" "{\"title\":\"Handbook\",\"spaces\":[\"$space\"]}" | jq -r .id)
   api POST "/v1/orgs/$org/sites/$site/publish" >/dev/null
@@ -192,6 +215,10 @@ bench_store() {
   run_wrk "$store" "reader, $n pages" "$base_url$(head -1 "$tmp/paths.txt")" "$server_pid"
   run_wrk "$store" "http.FileServer, same $n pages" "$static_url$(head -1 "$tmp/paths.txt")" "$static_pid"
   run_wrk "$store" "reader again" "$base_url$(head -1 "$tmp/paths.txt")" "$server_pid"
+  if [ -n "$cgroup_dir" ]; then
+    notes+=("$store: the server ran in a memory cgroup limited to $MEMORY_MAX: $(cgroup_report "$cgroup_dir"); it started with: $(grep -E '^folio: (memory|caches)' "$tmp/server.out" | tr '\n' ' ')")
+    say "${notes[-1]}"
+  fi
   stop_pid "$static_pid"
   static_pid=
   stop_pid "$server_pid"
@@ -218,6 +245,10 @@ report=$(
   echo "| store | server | req/s | transfer/s | p50 | p99 | CPU µs/req | max RSS MB | non-2xx |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${rows[@]}"
+  if [ "${#notes[@]}" -gt 0 ]; then
+    echo
+    printf -- '- %s\n' "${notes[@]}"
+  fi
 )
 mkdir -p bench/results
 file=bench/results/reader-$(date +%Y%m%d-%H%M%S).md
