@@ -189,3 +189,60 @@ func TestListRepliesOfTotalBound(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkRepliesOfThreads loads the replies of 200 threads of 5 replies
+// each, as a comments page does: at once (ListRepliesOf), or one call per
+// thread as the web app did before (oneByOne).
+func BenchmarkRepliesOfThreads(b *testing.B) {
+	for _, oneByOne := range []bool{false, true} {
+		for _, kind := range storetest.Stores(b) {
+			name := kind + "/batched"
+			if oneByOne {
+				name = kind + "/one-by-one"
+			}
+			b.Run(name, func(b *testing.B) {
+				ctx := context.Background()
+				a := New(Config{DB: storetest.Open(b, kind, store.Config{})})
+				acc, err := a.CreateAccount(ctx, NewAccount{Email: "admin@example.com", Name: "Admin"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				admin := folio.Caller{UserID: acc.User.ID}
+				org, _ := a.CreateOrganization(ctx, admin, folio.NewOrganization{Title: "Org"})
+				sv, err := a.CreateSpace(ctx, admin, org.ID, folio.NewSpace{Title: "Docs"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				sc := CommentScope{Space: sv.ID}
+				md := "A *short* remark."
+				var ids []folio.ID
+				for range 200 {
+					c, err := a.PostComment(ctx, admin, sc, folio.NewComment{Body: &folio.CommentBody{Markdown: &md}})
+					if err != nil {
+						b.Fatal(err)
+					}
+					ids = append(ids, c.ID)
+					for range 5 {
+						if _, err := a.PostReply(ctx, admin, sc, c.ID, &folio.CommentBody{Markdown: &md}, folio.FormatMarkdown); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.ResetTimer()
+				for range b.N {
+					if !oneByOne {
+						if _, err := a.ListRepliesOf(ctx, admin, sc, ids, folio.FormatDocument, MaxRepliesPerThread); err != nil {
+							b.Fatal(err)
+						}
+						continue
+					}
+					for _, id := range ids {
+						if _, err := a.ListReplies(ctx, admin, sc, id, folio.FormatDocument, folio.ListOptions{Limit: 100}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+	}
+}
