@@ -40,8 +40,8 @@ var reactions = []struct{ emoji, name string }{
 	{"👍", "thumbs up"}, {"🎉", "hooray"}, {"❤️", "heart"}, {"👀", "eyes"},
 }
 
-// maxThreads bounds the threads one view loads (then their replies, 100
-// each at most).
+// maxThreads bounds the threads one view loads (then their replies, in one
+// call: app.MaxRepliesPerThread each, app.MaxRepliesOf in all).
 const maxThreads = 500
 
 // thread is a comment with its replies, as one caller sees it.
@@ -62,6 +62,7 @@ type thread struct {
 	Href       string // the comment's form base
 	CanReply   bool   // reply, react, resolve, reopen
 	CSRF, Back string
+	Own        ownControls
 }
 
 type threadReply struct {
@@ -69,6 +70,26 @@ type threadReply struct {
 	When               time.Time
 	Body               template.HTML
 	Reactions          reactionBar
+	Own                ownControls
+}
+
+// ownControls are the Edit and Delete controls of a comment or reply, as
+// far as the caller may use them (the author edits; the author or an
+// admin of the space deletes).
+type ownControls struct {
+	Href               string // the comment's or reply's form base
+	Anchor             string // its element id, for the controls' ids
+	Kind               string // "comment" or "reply", for labels
+	Author             string // for labels
+	Markdown           string // the body to edit
+	Edited             bool
+	CanEdit, CanDelete bool
+	CSRF, Back         string
+}
+
+func newOwnControls(ts *threadSet, c *folio.CommentView, href, anchor, kind string) ownControls {
+	return ownControls{Href: href, Anchor: anchor, Kind: kind, Author: c.User(c.AuthorID).DisplayName, Markdown: c.Markdown, Edited: c.EditedAt != nil,
+		CanEdit: c.Permissions.Edit, CanDelete: c.Permissions.Delete, CSRF: ts.CSRF, Back: ts.Back}
 }
 
 // reactionBar is the reactions of a comment or reply: one button per
@@ -113,6 +134,7 @@ func (h *Handler) loadThreads(r *http.Request, q *req, ts *threadSet, f folio.Co
 		return nil, err
 	}
 	out := make([]*thread, 0, len(l.Items))
+	var withReplies []folio.ID
 	for i := range l.Items {
 		c := &l.Items[i]
 		t := &thread{ID: c.ID, Anchor: "c-" + c.ID, Author: c.User(c.AuthorID).DisplayName, When: c.PostedAt,
@@ -128,19 +150,28 @@ func (h *Handler) loadThreads(r *http.Request, q *req, ts *threadSet, f folio.Co
 			}
 		}
 		t.Reactions = h.reactionBar(q, c, t.Href, t.CanReply, ts.Back)
+		t.Own = newOwnControls(ts, c, t.Href, t.Anchor, "comment")
 		if c.Replies > 0 {
-			rs, err := h.app.ListReplies(ctx, q.caller, ts.scope, c.ID, folio.FormatDocument, folio.ListOptions{Limit: 100})
-			if err != nil {
-				return nil, err
-			}
-			for j := range rs.Items {
-				rc := &rs.Items[j]
-				href := t.Href + "/replies/" + rc.ID
-				t.Replies = append(t.Replies, &threadReply{ID: rc.ID, Anchor: "c-" + rc.ID, Author: rc.User(rc.AuthorID).DisplayName,
-					When: rc.PostedAt, Body: commentBody(rc), Reactions: h.reactionBar(q, rc, href, t.CanReply, ts.Back)})
-			}
+			withReplies = append(withReplies, c.ID)
 		}
 		out = append(out, t)
+	}
+	if len(withReplies) == 0 {
+		return out, nil
+	}
+	// The replies of every thread, in one call.
+	replies, err := h.app.ListRepliesOf(ctx, q.caller, ts.scope, withReplies, folio.FormatDocument, app.MaxRepliesPerThread)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range out {
+		for j := range replies[t.ID] {
+			rc := &replies[t.ID][j]
+			href := t.Href + "/replies/" + rc.ID
+			t.Replies = append(t.Replies, &threadReply{ID: rc.ID, Anchor: "c-" + rc.ID, Author: rc.User(rc.AuthorID).DisplayName,
+				When: rc.PostedAt, Body: commentBody(rc), Reactions: h.reactionBar(q, rc, href, t.CanReply, ts.Back),
+				Own: newOwnControls(ts, rc, href, "c-"+rc.ID, "reply")})
+		}
 	}
 	return out, nil
 }
@@ -486,7 +517,7 @@ func reactionUpdate(r *http.Request, action string) (*folio.CommentUpdate, error
 }
 
 // commentAction runs one action of a thread: reply, react, unreact,
-// resolve, reopen.
+// edit, delete (commentedit.go), resolve, reopen.
 func (h *Handler) commentAction(w http.ResponseWriter, r *http.Request, q *req) error {
 	sc, back, err := h.commentScope(r, q)
 	if err != nil {
@@ -513,6 +544,10 @@ func (h *Handler) commentAction(w http.ResponseWriter, r *http.Request, q *req) 
 		if _, err := h.app.UpdateComment(ctx, q.caller, sc, id, u); err != nil {
 			return err
 		}
+	case "edit":
+		return h.editComment(w, r, q, sc, back, id, "")
+	case "delete":
+		return h.deleteComment(w, r, q, sc, back, id, "")
 	case "resolve", "reopen":
 		resolved := action == "resolve"
 		if _, err := h.app.UpdateComment(ctx, q.caller, sc, id, &folio.CommentUpdate{Resolved: &resolved}); err != nil {
@@ -525,22 +560,29 @@ func (h *Handler) commentAction(w http.ResponseWriter, r *http.Request, q *req) 
 	return nil
 }
 
-// replyAction reacts to a reply, or takes the caller's reaction back.
+// replyAction reacts to a reply or takes the caller's reaction back, or
+// edits or deletes the reply (commentedit.go).
 func (h *Handler) replyAction(w http.ResponseWriter, r *http.Request, q *req) error {
 	action := r.PathValue("action")
-	if action != "react" && action != "unreact" {
+	if action != "react" && action != "unreact" && action != "edit" && action != "delete" {
 		return folio.Errorf(folio.NotFound, "no such reply action")
 	}
 	sc, back, err := h.commentScope(r, q)
 	if err != nil {
 		return err
 	}
+	comment, id := r.PathValue("comment"), r.PathValue("reply")
+	switch action {
+	case "edit":
+		return h.editComment(w, r, q, sc, back, comment, id)
+	case "delete":
+		return h.deleteComment(w, r, q, sc, back, comment, id)
+	}
 	u, err := reactionUpdate(r, action)
 	if err != nil {
 		return err
 	}
-	id := r.PathValue("reply")
-	if _, err := h.app.UpdateReply(r.Context(), q.caller, sc, r.PathValue("comment"), id, u); err != nil {
+	if _, err := h.app.UpdateReply(r.Context(), q.caller, sc, comment, id, u); err != nil {
 		return err
 	}
 	http.Redirect(w, r, back+"#c-"+id, http.StatusSeeOther)

@@ -50,6 +50,7 @@ func (h *Handler) routes() {
 	h.historyRoutes()
 	h.sitesRoutes()
 	h.commentsRoutes()
+	h.crPagesRoutes()
 	h.flowRoutes()
 	h.customRoutes()
 	h.editMarkdownRoutes()
