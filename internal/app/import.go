@@ -442,7 +442,7 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 	if resp.StatusCode != http.StatusOK {
 		return nil, "", folio.FieldErrorf("url", "fetching url answered HTTP %d", resp.StatusCode)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	body, err := readBody(resp, limit)
 	if err != nil {
 		if isTimeout(err) {
 			return nil, "", folio.FieldErrorf("url", "fetching url timed out after %s", a.fetchTimeout)
@@ -457,6 +457,34 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 		name = n
 	}
 	return body, name, nil
+}
+
+// readBody reads at most limit+1 bytes of an answer. When the answer says
+// its length, the buffer is allocated once at that size: io.ReadAll's
+// growth would leave up to as much again unused, held with the source for
+// the whole conversion of a large archive.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	r := io.LimitReader(resp.Body, limit+1)
+	n := resp.ContentLength
+	if n <= 0 || n > limit {
+		return io.ReadAll(r)
+	}
+	// io.ReadAll's loop, from a buffer of the announced size (+1 for the
+	// read that finds the end, or a longer body that passes the limit).
+	b := make([]byte, 0, n+1)
+	for {
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // longer than announced: grow
+		}
+	}
 }
 
 // isTimeout reports whether a fetch ran out of time.
