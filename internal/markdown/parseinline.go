@@ -285,11 +285,8 @@ type inlineAcc struct {
 	nodes  []content.Node
 	open   bool // a text node is being built
 	leaves []content.Leaf
-	// buf holds the leaf being built; it is reused, and each leaf's text
-	// is an exact-size copy of it (a strings.Builder's String would keep
-	// the spare capacity of its growth in every leaf a document holds).
-	buf   []byte
-	marks []content.Mark // marks of the leaf in buf
+	buf    strings.Builder
+	marks  []content.Mark // marks of the leaf in buf
 }
 
 // add appends n: a text node's leaves join the text being built.
@@ -304,46 +301,35 @@ func (a *inlineAcc) add(n content.Node) {
 		if l.Text == "" {
 			continue
 		}
-		if len(a.buf) > 0 && !sameMarks(a.marks, l.Marks) {
+		if a.buf.Len() > 0 && !sameMarks(a.marks, l.Marks) {
 			a.endLeaf()
 		}
-		if len(a.buf) == 0 {
+		if a.buf.Len() == 0 {
 			a.marks = l.Marks
 		}
-		a.buf = append(a.buf, l.Text...)
+		a.buf.WriteString(l.Text)
 	}
 }
 
 func (a *inlineAcc) endLeaf() {
-	if len(a.buf) > 0 {
-		a.leaves = append(a.leaves, content.Leaf{Object: content.ObjectLeaf, Text: string(a.buf), Marks: a.marks})
-		a.buf = a.buf[:0]
+	if a.buf.Len() > 0 {
+		a.leaves = append(a.leaves, content.Leaf{Object: content.ObjectLeaf, Text: a.buf.String(), Marks: a.marks})
+		a.buf.Reset()
 	}
 }
 
 func (a *inlineAcc) endText() {
 	a.endLeaf()
 	if a.open {
-		a.nodes = append(a.nodes, content.Node{Object: content.ObjectText, Leaves: exact(a.leaves)})
+		a.nodes = append(a.nodes, content.Node{Object: content.ObjectText, Leaves: a.leaves})
 		a.open, a.leaves = false, nil
 	}
 }
 
-// finish returns the nodes gathered, without spare capacity: a document
-// keeps them for as long as it lives (an import holds every page's until
-// its commit).
+// finish returns the nodes gathered.
 func (a *inlineAcc) finish() []content.Node {
 	a.endText()
-	return exact(a.nodes)
-}
-
-// exact returns s, or a copy of it without the spare capacity that append
-// left (nil and empty slices are returned as they are).
-func exact[T any](s []T) []T {
-	if cap(s) == len(s) || len(s) == 0 {
-		return s
-	}
-	return append(make([]T, 0, len(s)), s...)
+	return a.nodes
 }
 
 func sameMarks(a, b []content.Mark) bool {
