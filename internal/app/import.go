@@ -255,6 +255,10 @@ func (a *App) runImport(ctx context.Context, job importJob) (*ImportResult, erro
 		if snap, err = parseImport(job.Source, body, name); err != nil {
 			return nil, err
 		}
+		body = nil // converted: the source is not needed any more
+		if job.Page == "" && len(snap.Tree.ReusableContents) == 0 {
+			finishImported(snap)
+		}
 	}
 	graftInto := func(base *Content) (*content.Snapshot, error) {
 		if job.Page != "" {
@@ -328,6 +332,48 @@ func parseImport(source string, body []byte, name string) (*content.Snapshot, er
 	return nil, folio.FieldErrorf("source", "unsupported source %s", source)
 }
 
+// finishImported gives the documents of a freshly converted import, whose
+// pages are all new, the keys and anchors finishDocuments would give them
+// in each commit attempt: content.Finish with no old document and keys
+// derived from the document's hash. finishDocuments then finds them
+// complete and leaves them as they are, so that every attempt shares the
+// finished documents instead of holding a finished copy beside each
+// original; each original is dropped as soon as its copy exists. snap's
+// pages are pointed at the finished documents in place: snap must be the
+// import's own. An import into a page is left to finishDocuments: its
+// first document replaces the page's, whose keys Finish carries over.
+func finishImported(snap *content.Snapshot) {
+	finished := make(map[content.Hash]*content.Document, len(snap.Documents))
+	renamed := make(map[content.Hash]content.Hash, len(snap.Documents))
+	var walk func(pages []*content.Page)
+	walk = func(pages []*content.Page) {
+		for _, p := range pages {
+			if nh, ok := renamed[p.Document]; ok {
+				p.Document = nh
+			} else if d := snap.Documents[p.Document]; d != nil {
+				h := p.Document
+				f, changed := content.Finish(d, nil, content.DerivedKeys(h))
+				nh := h
+				if changed {
+					nh = content.HashDocument(f)
+				}
+				delete(snap.Documents, h)
+				finished[nh], renamed[h], p.Document = f, nh, nh
+			}
+			walk(p.Pages)
+		}
+	}
+	walk(snap.Tree.Pages)
+	// Documents no page points at (none an importer makes) stay as they
+	// are, as finishDocuments leaves them.
+	for h, d := range snap.Documents {
+		if _, ok := finished[h]; !ok {
+			finished[h] = d
+		}
+	}
+	snap.Documents = finished
+}
+
 // graft returns base's content with snap added: at the end of the top
 // level, or into the page pageID, whose document the first imported page
 // replaces and under which the other imported pages go.
@@ -396,7 +442,7 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 	if resp.StatusCode != http.StatusOK {
 		return nil, "", folio.FieldErrorf("url", "fetching url answered HTTP %d", resp.StatusCode)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	body, err := readBody(resp, limit)
 	if err != nil {
 		if isTimeout(err) {
 			return nil, "", folio.FieldErrorf("url", "fetching url timed out after %s", a.fetchTimeout)
@@ -411,6 +457,34 @@ func (a *App) fetch(ctx context.Context, u *url.URL, limit int64) ([]byte, strin
 		name = n
 	}
 	return body, name, nil
+}
+
+// readBody reads at most limit+1 bytes of an answer. When the answer says
+// its length, the buffer is allocated once at that size: io.ReadAll's
+// growth would leave up to as much again unused, held with the source for
+// the whole conversion of a large archive.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	r := io.LimitReader(resp.Body, limit+1)
+	n := resp.ContentLength
+	if n <= 0 || n > limit {
+		return io.ReadAll(r)
+	}
+	// io.ReadAll's loop, from a buffer of the announced size (+1 for the
+	// read that finds the end, or a longer body that passes the limit).
+	b := make([]byte, 0, n+1)
+	for {
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // longer than announced: grow
+		}
+	}
 }
 
 // isTimeout reports whether a fetch ran out of time.

@@ -86,12 +86,25 @@ func (a *App) indexRevision(ctx context.Context, tx *store.Tx, sv *folio.SpaceVi
 		for i, r := range search.References(doc) {
 			links = append(links, linkRow(sv.ID, p.ID, i, r))
 		}
+		// A large import's sections go a batch at a time (in the same
+		// order), rather than all its text held at once.
+		if len(sections) >= indexSectionsBatch {
+			if err := store.PutSearchSections(ctx, tx, sections); err != nil {
+				return err
+			}
+			clear(sections)
+			sections = sections[:0]
+		}
 	}
 	if err := store.PutSearchSections(ctx, tx, sections); err != nil {
 		return err
 	}
 	return store.PutLinks(ctx, tx, links)
 }
+
+// indexSectionsBatch is about how many search sections indexRevision
+// writes at a time.
+const indexSectionsBatch = 2000
 
 // withStoredDocuments returns docs completed with the documents of the
 // changed document pages it lacks, loaded in batches (a duplicated space

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/foliodocs/folio"
@@ -13,21 +15,52 @@ import (
 // emptyTree is the content of a new space: no pages, no files.
 var emptyTree = &content.Tree{Pages: []*content.Page{}}
 
+// putObjectsBatch is how many objects putTree encodes and writes at a time.
+const putObjectsBatch = 1000
+
 // putTree stores the objects of t that base does not share, and the
-// documents given.
+// documents given. The objects go in hash order, the one order every
+// writer uses (store.PutObjects), and documents are encoded a batch at a
+// time as they are written: a large import's documents are never all held
+// in their stored form at once, beside their decoded one.
 func (a *App) putTree(ctx context.Context, tx *store.Tx, base, t *content.Tree, docs map[content.Hash]*content.Document) error {
-	objs := make([]store.Object, 0, len(docs)+8)
-	for _, d := range docs {
-		o, err := content.DocumentObject(d)
-		if err != nil {
-			return err
+	type pending struct {
+		hash string
+		doc  *content.Document // nil for a tree object
+		obj  store.Object
+	}
+	treeObjs := content.TreeObjects(base, t)
+	all := make([]pending, 0, len(docs)+len(treeObjs))
+	for h, d := range docs {
+		// A document's key is its object hash (content.HashDocument).
+		all = append(all, pending{hash: hashHex(h), doc: d})
+	}
+	for _, o := range treeObjs {
+		h := hashHex(o.Hash)
+		all = append(all, pending{hash: h, obj: store.Object{Hash: h, Kind: o.Kind, Data: o.Data}})
+	}
+	slices.SortFunc(all, func(x, y pending) int { return strings.Compare(x.hash, y.hash) })
+	touch := tx.Now.Add(-a.gcGrace / 4)
+	batch := make([]store.Object, 0, min(len(all), putObjectsBatch))
+	for i, p := range all {
+		o := p.obj
+		if p.doc != nil {
+			do, err := content.DocumentObject(p.doc)
+			if err != nil {
+				return err
+			}
+			o = store.Object{Hash: hashHex(do.Hash), Kind: do.Kind, Data: do.Data}
 		}
-		objs = append(objs, store.Object{Hash: hashHex(o.Hash), Kind: o.Kind, Data: o.Data})
+		batch = append(batch, o)
+		if len(batch) == putObjectsBatch || i == len(all)-1 {
+			if err := store.PutObjects(ctx, tx, batch, touch); err != nil {
+				return err
+			}
+			clear(batch)
+			batch = batch[:0]
+		}
 	}
-	for _, o := range content.TreeObjects(base, t) {
-		objs = append(objs, store.Object{Hash: hashHex(o.Hash), Kind: o.Kind, Data: o.Data})
-	}
-	return store.PutObjects(ctx, tx, objs, tx.Now.Add(-a.gcGrace/4))
+	return nil
 }
 
 // createInitialRevision gives a new space its first revision, holding tree
