@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -54,9 +55,22 @@ func (h *Handler) StartSSOSession(w http.ResponseWriter, r *http.Request, login 
 }
 
 // localPath returns next when it is a path on this server, "/" otherwise,
-// so that sign-in cannot be made to redirect elsewhere.
+// so that sign-in cannot be made to redirect elsewhere. Browsers drop tabs
+// and newlines from a URL and read a backslash as a slash, so "/\t/evil" and
+// "/\\evil" are other hosts: any control character or backslash refuses
+// next, as does anything that does not parse as a bare path.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+	for i := 0; i < len(next); i++ {
+		if c := next[i]; c < 0x20 || c == 0x7f || c == '\\' {
+			return "/"
+		}
+	}
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
 		return "/"
 	}
 	return next
