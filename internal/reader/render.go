@@ -82,6 +82,10 @@ type renderer struct {
 	// below heading-1, so that the article's headings start at <h2>
 	// (heading order) and the outline at its first level.
 	shift int
+	// static renders for a diff (RenderDiffBlocks): no ids, every tab
+	// shown, headings lift levels lower than the reader's.
+	static bool
+	lift   int
 }
 
 // s returns an interface string of the renderer's language.
@@ -96,6 +100,16 @@ func (r *renderer) document(d *content.Document) []block {
 	if d == nil {
 		return nil
 	}
+	r.shift = 0
+	if top := topHeading(d.Nodes); top < 4 {
+		r.shift = top - 1
+	}
+	return r.blocks(d.Nodes)
+}
+
+// topHeading is the highest heading level (1–3) among nodes and their
+// descendants, 4 when there is none.
+func topHeading(nodes []content.Node) int {
 	top := 4
 	var walk func([]content.Node)
 	walk = func(nodes []content.Node) {
@@ -111,12 +125,8 @@ func (r *renderer) document(d *content.Document) []block {
 			}
 		}
 	}
-	walk(d.Nodes)
-	r.shift = 0
-	if top < 4 {
-		r.shift = top - 1
-	}
-	return r.blocks(d.Nodes)
+	walk(nodes)
+	return top
 }
 
 func (r *renderer) blocks(nodes []content.Node) []block {
@@ -138,6 +148,9 @@ func (r *renderer) block(n *content.Node) block {
 		return block{Kind: "p", Inlines: r.inlines(n.Nodes)}
 	case content.BlockHeading1, content.BlockHeading2, content.BlockHeading3:
 		level := int(n.Type[len(n.Type)-1]-'0') - r.shift
+		if r.static {
+			return block{Kind: "hs", Level: min(max(level+1+r.lift, 2), 6), Inlines: r.inlines(n.Nodes)}
+		}
 		text := plain(n.Nodes)
 		id := r.anchor(n, text)
 		r.headings = append(r.headings, heading{ID: id, Text: text, Level: level})
@@ -225,6 +238,13 @@ func (r *renderer) block(n *content.Node) block {
 	case content.BlockTabs:
 		// Ids number the page's tab sets, so that tabs and panels name
 		// each other (the same on every render of the page).
+		if r.static {
+			b := block{Kind: "tabs-all"}
+			for i := range n.Nodes {
+				b.Items = append(b.Items, block{Kind: "tab", Text: str(n.Nodes[i].Data, "title"), Children: r.blocks(n.Nodes[i].Nodes)})
+			}
+			return b
+		}
 		r.tabs++
 		b := block{Kind: "tabs", ID: "tabs-" + strconv.Itoa(r.tabs)}
 		for i := range n.Nodes {
