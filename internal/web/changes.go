@@ -100,6 +100,7 @@ type pageChange struct {
 	Kind, Title, Summary string
 	PageID               string
 	Blocks               []diffBlock
+	TooLarge             *tooLarge // the versions are too different to show block by block
 }
 
 type diffBlock struct {
@@ -168,9 +169,16 @@ func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) 
 			if err != nil {
 				return err
 			}
-			if pc.Blocks, err = diffDocuments(before, after, ch.Base, ch.Head, v.Href); err != nil {
+			// Pages are <h3> here: their documents' headings start at <h4>.
+			d, err := diffDocuments(before, after, ch.Base, ch.Head, v.Href, 4)
+			if err != nil {
 				return err
 			}
+			from := ""
+			if before != nil {
+				from = ch.Base.Revision.ID
+			}
+			pc.Blocks, pc.TooLarge = d.Blocks, d.note(v.Href, from, ch.Head.Revision.ID, c.PageID)
 			if c.Kind == content.Modified {
 				pc.Summary = "Content changed"
 			}
@@ -191,64 +199,70 @@ func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) 
 	return nil
 }
 
-// diffDocuments renders the top-level blocks of two versions of a page and
-// marks them by a longest common subsequence of their rendered HTML:
-// blocks only in before are removed, only in after added (a changed block
-// shows as its old version removed and its new one added).
-func diffDocuments(before, after *content.Document, base, head *app.Content, spaceHref string) ([]diffBlock, error) {
-	render := func(d *content.Document, c *app.Content) ([]template.HTML, error) {
-		if d == nil {
-			return nil, nil
-		}
-		out := make([]template.HTML, len(d.Nodes))
-		for i := range d.Nodes {
-			one := &content.Document{Object: d.Object, Data: d.Data, Nodes: d.Nodes[i : i+1]}
-			h, err := reader.RenderDocument(one, fileURL(c), pageURL(c, spaceHref))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = h
-		}
-		return out, nil
+// docDiff is two versions of a page compared block by block.
+type docDiff struct {
+	Blocks []diffBlock
+	// TooLarge: the versions differ in more than maxDiffEdits blocks and
+	// Blocks is empty; Before and After count their top-level blocks.
+	TooLarge      bool
+	Before, After int
+}
+
+// tooLarge is a page whose versions differ in too many blocks to show
+// them one by one: the page counts their blocks and links to both
+// versions.
+type tooLarge struct {
+	Before, After         int
+	BeforeHref, AfterHref string // "" when the page is not in that version
+}
+
+// note returns the tooLarge of a diff that is too large, nil otherwise.
+// from and to are the revisions of before and after ("" for none).
+func (d docDiff) note(spaceHref, from, to, pageID string) *tooLarge {
+	if !d.TooLarge {
+		return nil
 	}
-	a, err := render(before, base)
+	n := &tooLarge{Before: d.Before, After: d.After}
+	if from != "" {
+		n.BeforeHref = spaceHref + "/~/revisions/" + from + "/pages/" + pageID
+	}
+	if to != "" {
+		n.AfterHref = spaceHref + "/~/revisions/" + to + "/pages/" + pageID
+	}
+	return n
+}
+
+// diffDocuments renders the top-level blocks of two versions of a page
+// (reader.RenderDiffBlocks: the documents' highest heading at <h{level}>,
+// no ids) and marks them by a shortest edit script of their HTML
+// (blockDiff): blocks only in before are removed, only in after added (a
+// changed block shows as its old version removed and its new one added).
+func diffDocuments(before, after *content.Document, base, head *app.Content, spaceHref string, level int) (docDiff, error) {
+	top := min(reader.TopHeading(before), reader.TopHeading(after))
+	a, err := reader.RenderDiffBlocks(before, top, level, fileURL(base), pageURL(base, spaceHref))
 	if err != nil {
-		return nil, err
+		return docDiff{}, err
 	}
-	b, err := render(after, head)
+	b, err := reader.RenderDiffBlocks(after, top, level, fileURL(head), pageURL(head, spaceHref))
 	if err != nil {
-		return nil, err
+		return docDiff{}, err
 	}
-	// lcs[i][j] is the common length of a[i:] and b[j:].
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
+	edits, ok := blockDiff(a, b, maxDiffEdits)
+	if !ok {
+		return docDiff{TooLarge: true, Before: len(a), After: len(b)}, nil
 	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var out []diffBlock
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			out = append(out, diffBlock{Op: "same", HTML: a[i], Key: after.Nodes[j].Key})
-			i, j = i+1, j+1
-		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
-			out = append(out, diffBlock{Op: "removed", HTML: a[i]})
-			i++
+	out := make([]diffBlock, len(edits))
+	for x, e := range edits {
+		switch e.op {
+		case '=':
+			out[x] = diffBlock{Op: "same", HTML: a[e.i], Key: after.Nodes[e.j].Key}
+		case '-':
+			out[x] = diffBlock{Op: "removed", HTML: a[e.i]}
 		default:
-			out = append(out, diffBlock{Op: "added", HTML: b[j], Key: after.Nodes[j].Key})
-			j++
+			out[x] = diffBlock{Op: "added", HTML: b[e.j], Key: after.Nodes[e.j].Key}
 		}
 	}
-	return out, nil
+	return docDiff{Blocks: out, Before: len(a), After: len(b)}, nil
 }
 
 // historyView is the space's history: revisions with author and time.

@@ -29,7 +29,8 @@ type conflictItem struct {
 	MainTitle, OursTitle          string
 	MainGone, OursGone            bool // the page was removed on that side
 	Main, Ours                    []cmpBlock
-	CanTakeMain                   bool // "Use main's version" is offered
+	MainTooLarge, OursTooLarge    *tooLarge // that side is too different to show block by block
+	CanTakeMain                   bool      // "Use main's version" is offered
 }
 
 // updateFromMain brings the space's current content into a change request
@@ -116,19 +117,24 @@ func (h *Handler) renderConflicts(w http.ResponseWriter, r *http.Request, q *req
 			if err != nil {
 				return err
 			}
+			// Each side is under an <h3>: documents' headings start at <h4>.
+			from := ""
+			if bd != nil {
+				from = base.Revision.ID
+			}
 			if inMain {
-				b, err := diffDocuments(bd, md, base, main, v.Href)
+				d, err := diffDocuments(bd, md, base, main, v.Href, 4)
 				if err != nil {
 					return err
 				}
-				ci.Main = pairChanged(b)
+				ci.Main, ci.MainTooLarge = pairChanged(d.Blocks), d.note(v.Href, from, main.Revision.ID, c.PageID)
 			}
 			if inOurs {
-				b, err := diffDocuments(bd, od, base, head, v.Href)
+				d, err := diffDocuments(bd, od, base, head, v.Href, 4)
 				if err != nil {
 					return err
 				}
-				ci.Ours = pairChanged(b)
+				ci.Ours, ci.OursTooLarge = pairChanged(d.Blocks), d.note(v.Href, from, head.Revision.ID, c.PageID)
 			}
 			ci.CanTakeMain = inMain && inOurs && v.CanEdit
 		}

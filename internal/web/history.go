@@ -55,6 +55,7 @@ type pageDiff struct {
 	ID, Kind, Title, Summary string
 	Href, HrefLabel          string // the page as it was in the "to" revision (the "from" one when removed)
 	Blocks                   []cmpBlock
+	TooLarge                 *tooLarge // the versions are too different to show block by block
 }
 
 // cmpBlock is a top-level block of a compared document. A changed block
@@ -189,11 +190,19 @@ func (h *Handler) pageDiffs(r *http.Request, q *req, spaceHref string, a, b *app
 				}
 			}
 			if before != nil || after != nil {
-				blocks, err := diffDocuments(before, after, a, b, spaceHref)
+				// Pages are <h2> here: their documents' headings start at <h3>.
+				d, err := diffDocuments(before, after, a, b, spaceHref, 3)
 				if err != nil {
 					return nil, err
 				}
-				pd.Blocks = pairChanged(blocks)
+				from, to := a.Revision.ID, b.Revision.ID
+				if before == nil {
+					from = ""
+				}
+				if after == nil {
+					to = ""
+				}
+				pd.Blocks, pd.TooLarge = pairChanged(d.Blocks), d.note(spaceHref, from, to, c.PageID)
 			}
 		}
 		out = append(out, pd)
