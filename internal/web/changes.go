@@ -142,8 +142,14 @@ func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) 
 			continue // files: part 2 shows them
 		}
 		pc := pageChange{Kind: string(c.Kind), PageID: c.PageID}
-		if c.Page != nil {
-			pc.Title = c.Page.Title
+		page := c.Page
+		if page == nil { // removed: the page as it was (as history compare does)
+			if n, ok := ch.Base.Node(c.PageID); ok {
+				page = n.Page
+			}
+		}
+		if page != nil {
+			pc.Title = page.Title
 		}
 		switch c.Kind {
 		case content.Added:
@@ -158,27 +164,32 @@ func (h *Handler) changeRequest(w http.ResponseWriter, r *http.Request, q *req) 
 				pc.Summary = "Title or settings changed"
 			}
 		}
-		if c.Kind == content.Added || c.Kind == content.Modified && c.Fields.Has(content.FieldDocument) {
-			var before *content.Document
-			if c.Kind == content.Modified {
+		removedDoc := c.Kind == content.Removed && page != nil && page.Type == content.PageDocument
+		if c.Kind == content.Added || c.Kind == content.Modified && c.Fields.Has(content.FieldDocument) || removedDoc {
+			var before, after *content.Document
+			if c.Kind != content.Added {
 				if before, err = h.document(r, q, v.Space.ID, ch.Base.Revision.ID, c.PageID); err != nil {
 					return err
 				}
 			}
-			after, err := h.document(r, q, v.Space.ID, ch.Head.Revision.ID, c.PageID)
-			if err != nil {
-				return err
+			if c.Kind != content.Removed {
+				if after, err = h.document(r, q, v.Space.ID, ch.Head.Revision.ID, c.PageID); err != nil {
+					return err
+				}
 			}
 			// Pages are <h3> here: their documents' headings start at <h4>.
 			d, err := diffDocuments(before, after, ch.Base, ch.Head, v.Href, 4)
 			if err != nil {
 				return err
 			}
-			from := ""
-			if before != nil {
-				from = ch.Base.Revision.ID
+			from, to := ch.Base.Revision.ID, ch.Head.Revision.ID
+			if before == nil {
+				from = ""
 			}
-			pc.Blocks, pc.TooLarge = d.Blocks, d.note(v.Href, from, ch.Head.Revision.ID, c.PageID)
+			if after == nil {
+				to = ""
+			}
+			pc.Blocks, pc.TooLarge = d.Blocks, d.note(v.Href, from, to, c.PageID)
 			if c.Kind == content.Modified {
 				pc.Summary = "Content changed"
 			}

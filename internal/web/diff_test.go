@@ -132,3 +132,41 @@ func TestDiffTooLarge(t *testing.T) {
 		b.get(t, revs+cr.Revision+"/pages/"+page).want(t, 200, "<p>Line 1, reworded.</p>")
 	})
 }
+
+// TestChangeRequestShowsRemovedPages: a page the change request deletes is
+// named on its page, with what goes away, as history compare shows it.
+func TestChangeRequestShowsRemovedPages(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		ctx := context.Background()
+		org, admin := s.Org(t)
+		u, _ := member(t, s, org, folio.RoleEdit)
+		caller := folio.Caller{UserID: u.ID}
+		sp := space(t, s, org, admin, "Handbook", "")
+		policy, err := s.App.CreatePage(ctx, caller, sp, app.NewPageInput{Type: content.PageDocument, Title: "Security policy"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.App.SavePageDocument(ctx, caller, sp, app.PageDocumentInput{Page: policy,
+			Document: content.NewDocument("Rotate keys yearly.", "Report incidents.")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.App.CreatePage(ctx, caller, sp, app.NewPageInput{Type: content.PageDocument, Title: "Incidents", Parent: policy}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.App.CreateChangeRequest(ctx, caller, sp, folio.NewChangeRequest{Subject: "Start over"}); err != nil {
+			t.Fatal(err)
+		}
+		// The blank template replaces every page of the change request.
+		if _, err := s.App.ApplyTemplate(ctx, caller, sp, app.TemplateInput{ID: "blank", ChangeRequestID: "1"}); err != nil {
+			t.Fatal(err)
+		}
+		p := signIn(t, s, u.Email).get(t, "/s/"+sp+"/~/changes/1").want(t, 200,
+			`<h3>Security policy <span class="muted">· Page removed</span></h3>`,
+			`<h3>Incidents <span class="muted">· Page removed</span></h3>`,
+			`<div class="blk blk-removed"><span class="sr">Removed: </span><p>Rotate keys yearly.</p>`,
+			`<div class="blk blk-removed"><span class="sr">Removed: </span><p>Report incidents.</p>`)
+		if strings.Contains(p.Body, `<h3> <span class="muted">`) {
+			t.Fatalf("a change has no title:\n%s", p.Body)
+		}
+	})
+}
