@@ -245,6 +245,15 @@ func (h *Handler) account(w http.ResponseWriter, r *http.Request, q *req) error 
 // changePassword sets the signed-in user's password; every other session
 // of the user ends and this browser gets a new one.
 func (h *Handler) changePassword(w http.ResponseWriter, r *http.Request, q *req) error {
+	// Checking the current password is a guess at it, as a sign-in is: it
+	// is charged to the same budgets (the address's and the account's).
+	email := ""
+	if q.user != nil {
+		email = q.user.Email
+	}
+	if err := h.limitSignIn(w, r, email); err != nil {
+		return err
+	}
 	current, password := r.PostForm.Get("current"), r.PostForm.Get("password")
 	if password != r.PostForm.Get("confirm") {
 		return h.passwordError(w, r, q, "the new password and its confirmation differ")

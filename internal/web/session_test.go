@@ -1,11 +1,13 @@
 package web_test
 
 import (
+	"context"
 	"net/url"
 	"testing"
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/httpapi"
 )
 
 // TestSignInNextStaysOnServer checks that the page after sign-in is a path
@@ -44,5 +46,33 @@ func TestSignInNextStaysOnServer(t *testing.T) {
 				newBrowser(s).post(t, "/signin", url.Values{"email": {u.Email}, "password": {password}, "next": {c.next}}).redirect(t, c.want)
 			})
 		}
+	})
+}
+
+// TestPasswordChangeRateLimit: guessing the current password on the
+// account page is charged to the sign-in budget of the account and of the
+// address, as a password sign-in is; a refused attempt changes nothing.
+func TestPasswordChangeRateLimit(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{RateLimits: httpapi.RateLimits{Sensitive: 3}}, func(t *testing.T, s *apitest.Server) {
+		org, _ := s.Org(t)
+		u, _ := member(t, s, org, folio.RoleEdit)
+		b := signIn(t, s, u.Email) // one attempt of the account's three
+		for range 2 {
+			b.post(t, "/account/password", url.Values{"current": {"wrong guess!"}, "password": {"a new password"}, "confirm": {"a new password"}}).
+				want(t, 400, "the current password is not right")
+		}
+		p := b.post(t, "/account/password", url.Values{"current": {password}, "password": {"a new password"}, "confirm": {"a new password"}}).
+			want(t, 429, "too many sign-in attempts")
+		if p.Header.Get("Retry-After") == "" || p.Header.Get("Set-Cookie") != "" {
+			t.Fatalf("429 headers %v", p.Header)
+		}
+		// Nothing changed, and sign-in shares the budget.
+		if _, err := s.App.SignIn(context.Background(), u.Email, "a new password"); err == nil {
+			t.Fatal("a refused change set the password")
+		}
+		if _, err := s.App.SignIn(context.Background(), u.Email, password); err != nil {
+			t.Fatalf("the password after a refused change: %v", err)
+		}
+		newBrowser(s).post(t, "/signin", url.Values{"email": {u.Email}, "password": {password}}).want(t, 429, "too many sign-in attempts")
 	})
 }
