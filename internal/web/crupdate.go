@@ -136,7 +136,7 @@ func (h *Handler) renderConflicts(w http.ResponseWriter, r *http.Request, q *req
 				}
 				ci.Ours, ci.OursTooLarge = pairChanged(d.Blocks), d.note(v.Href, from, head.Revision.ID, c.PageID)
 			}
-			ci.CanTakeMain = inMain && inOurs && v.CanEdit
+			ci.CanTakeMain = inMain && inOurs && v.CanPropose
 		}
 		cv.Conflicts = append(cv.Conflicts, ci)
 	}
