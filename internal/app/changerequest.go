@@ -111,8 +111,24 @@ func (a *App) viewChangeRequest(ctx context.Context, tx *store.Tx, users userCac
 // change request: its head is that revision, so creation costs the same
 // whatever the size of the space. Editors only, in live and locked spaces.
 func (a *App) CreateChangeRequest(ctx context.Context, caller folio.Caller, spaceID folio.ID, in folio.NewChangeRequest) (v *ChangeRequestView, err error) {
+	return a.CreateChangeRequestWithDescription(ctx, caller, spaceID, in, nil)
+}
+
+// CreateChangeRequestWithDescription is CreateChangeRequest with a
+// description (nil for none), written in the same transaction: a
+// description that does not validate (Invalid) creates nothing and emits
+// no event.
+func (a *App) CreateChangeRequestWithDescription(ctx context.Context, caller folio.Caller, spaceID folio.ID, in folio.NewChangeRequest,
+	description *content.Document) (v *ChangeRequestView, err error) {
 	if err := folio.ValidateChangeRequestSubject(in.Subject); err != nil {
 		return nil, err
+	}
+	var desc json.RawMessage
+	if description != nil {
+		u := ChangeRequestUpdate{Description: folio.Some(description)}
+		if desc, err = u.prepare(); err != nil {
+			return nil, err
+		}
 	}
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
 		sv, _, err := space(ctx, tx, caller, spaceID)
@@ -123,7 +139,7 @@ func (a *App) CreateChangeRequest(ctx context.Context, caller folio.Caller, spac
 			return err
 		}
 		cr := &folio.ChangeRequest{ID: folio.NewID(), SpaceID: sv.ID, Status: folio.ChangeRequestOpen, Subject: in.Subject,
-			CreatedBy: caller.UserID, RevisionInitial: sv.Revision, Revision: sv.Revision}
+			Description: desc, CreatedBy: caller.UserID, RevisionInitial: sv.Revision, Revision: sv.Revision}
 		if err := store.CreateChangeRequest(ctx, tx, cr); err != nil {
 			return err
 		}

@@ -66,24 +66,23 @@ func (h *Handler) crActionsFor(r *http.Request, q *req, v *spaceView, cr *app.Ch
 func (h *Handler) createChangeRequest(w http.ResponseWriter, r *http.Request, q *req) error {
 	spaceID := r.PathValue("space")
 	subject := strings.TrimSpace(r.PostForm.Get("subject"))
-	desc := strings.TrimSpace(r.PostForm.Get("description"))
-	cr, err := h.app.CreateChangeRequest(r.Context(), q.caller, spaceID, folio.NewChangeRequest{Subject: subject})
-	if err != nil {
-		return err
-	}
-	n := strconv.FormatInt(cr.Number, 10)
-	if desc != "" {
+	// The description is written with the change request, in one
+	// transaction: one that the app refuses creates nothing.
+	var desc *content.Document
+	if d := strings.TrimSpace(r.PostForm.Get("description")); d != "" {
 		var paras []string
-		for _, p := range strings.Split(strings.ReplaceAll(desc, "\r\n", "\n"), "\n\n") {
+		for _, p := range strings.Split(strings.ReplaceAll(d, "\r\n", "\n"), "\n\n") {
 			if p = strings.TrimSpace(p); p != "" {
 				paras = append(paras, p)
 			}
 		}
-		if _, err := h.app.UpdateChangeRequest(r.Context(), q.caller, spaceID, n,
-			app.ChangeRequestUpdate{Description: folio.Some(content.NewDocument(paras...))}); err != nil {
-			return err
-		}
+		desc = content.NewDocument(paras...)
 	}
+	cr, err := h.app.CreateChangeRequestWithDescription(r.Context(), q.caller, spaceID, folio.NewChangeRequest{Subject: subject}, desc)
+	if err != nil {
+		return err
+	}
+	n := strconv.FormatInt(cr.Number, 10)
 	to := "/s/" + spaceID + "/~/changes/" + n
 	if page := r.PostForm.Get("page"); page != "" {
 		to += "/pages/" + page + "/edit"

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -60,6 +61,47 @@ func TestConflictsInLockedSpace(t *testing.T) {
 		}
 		if cr.Outdated() || !strings.Contains(string(d), "Two, theirs.") || strings.Contains(string(d), "Two, ours.") {
 			t.Fatalf("after taking main's version: outdated %v, %s", cr.Outdated(), d)
+		}
+	})
+}
+
+// TestNewChangeRequestDescriptionRefused: the New change request form
+// writes its subject and description in one transaction, so a description
+// the app refuses creates no change request and sends no webhook.
+func TestNewChangeRequestDescriptionRefused(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		ctx := context.Background()
+		org, admin := s.Org(t)
+		u, _ := member(t, s, org, folio.RoleEdit)
+		sp := space(t, s, org, admin, "Handbook", "# Guide\n\nOne.\n")
+		var hook struct{ ID string }
+		s.Do(t, admin, "POST", "/v1/orgs/"+org+"/webhooks", map[string]any{"url": "https://hooks.example/in", "events": []string{"*"}}).
+			WantStatus(t, 201).JSON(t, &hook)
+		deliveries := func() int {
+			t.Helper()
+			var l struct{ Items []struct{ EventType string } }
+			s.Do(t, admin, "GET", "/v1/orgs/"+org+"/webhooks/"+hook.ID+"/deliveries", nil).WantStatus(t, 200).JSON(t, &l)
+			return len(l.Items)
+		}
+		b := signIn(t, s, u.Email)
+		// 60,000 paragraphs: more than content.MaxNodes, within the form's 1 MiB.
+		huge := strings.Repeat("a\n\n", 60_000)
+		b.post(t, "/s/"+sp+"/~/changes", url.Values{"subject": {"Too long"}, "description": {huge}}).want(t, 400, "more than 100000 nodes")
+		for _, status := range []string{folio.ChangeRequestOpen, folio.ChangeRequestDraft} {
+			l, err := s.App.ListChangeRequests(ctx, folio.Caller{UserID: u.ID}, sp, folio.ChangeRequestFilter{Status: status}, folio.ListOptions{Limit: 10})
+			if err != nil || len(l.Items) != 0 {
+				t.Fatalf("a refused description left %d %s change requests (%v)", len(l.Items), status, err)
+			}
+		}
+		if n := deliveries(); n != 0 {
+			t.Fatalf("a refused description sent %d webhooks", n)
+		}
+		// Accepted: the change request has its description from the start,
+		// and one event says so.
+		b.post(t, "/s/"+sp+"/~/changes", url.Values{"subject": {"Reword"}, "description": {"Why.\r\n\r\nHow."}}).redirect(t, "/s/"+sp+"/~/changes/1")
+		b.get(t, "/s/"+sp+"/~/changes/1").want(t, 200, "#1 Reword", `<section class="markdown description" aria-label="Description"><p>Why.</p>`, "<p>How.</p>")
+		if n := deliveries(); n != 1 {
+			t.Fatalf("creating a described change request sent %d webhooks, want 1", n)
 		}
 	})
 }
