@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -78,6 +79,48 @@ func TestAccessLogClient(t *testing.T) {
 		var line struct{ Msg, Client string }
 		if err := json.Unmarshal(buf.Bytes(), &line); err != nil || line.Msg != "request" || line.Client != tc.want {
 			t.Errorf("peer %s: access log %s (%v), want client %s", tc.peer, buf.String(), err, tc.want)
+		}
+	}
+}
+
+// The access log does not record the secrets some paths carry (invite
+// links, one-time sign-in links): their segments show as the wildcard.
+func TestAccessLogRedactsSecrets(t *testing.T) {
+	var buf bytes.Buffer
+	s := New(Config{Logger: slog.New(slog.NewJSONHandler(&buf, nil)), AccessLog: true})
+	for _, tc := range []struct{ method, path, want string }{
+		{"POST", "/v1/orgs/acme/invites/SECRETinvite01", "/v1/orgs/acme/invites/{inviteId}"},
+		{"GET", "/v1/orgs/acme/link-invites/SECRETinvite02", "/v1/orgs/acme/link-invites/{inviteId}"},
+		{"GET", "/v1/orgs/acme/members", "/v1/orgs/acme/members"},
+	} {
+		buf.Reset()
+		r := httptest.NewRequest(tc.method, tc.path, nil)
+		r.Header.Set("X-Request-Id", "req-7")
+		s.ServeHTTP(httptest.NewRecorder(), r)
+		var line struct {
+			Msg, Path string
+			RequestID string `json:"request_id"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &line); err != nil || line.Msg != "request" || line.Path != tc.want {
+			t.Errorf("%s %s: access log %s (%v), want path %s", tc.method, tc.path, buf.String(), err, tc.want)
+		}
+		if line.RequestID != "req-7" {
+			t.Errorf("the access log lost the request id: %s", buf.String())
+		}
+		if strings.Contains(buf.String(), "SECRET") {
+			t.Errorf("the access log holds the secret: %s", buf.String())
+		}
+	}
+	for _, tc := range []struct{ route, path, want string }{
+		{"GET /join/{org}/{invite}", "/join/acme/SECRET", "/join/acme/{invite}"},
+		{"POST /join/{org}/{invite}/account", "/join/acme/SECRET/account", "/join/acme/{invite}/account"},
+		{"GET /signin/link/{token}", "/signin/link/SECRET", "/signin/link/{token}"},
+		{"GET /s/{space}/{path...}", "/s/x/a/b", "/s/x/a/b"},
+		{"reader", "/sites/x/token", "/sites/x/token"},
+		{"GET /v1/spaces/{spaceId}", "/v1/spaces/abc", "/v1/spaces/abc"},
+	} {
+		if got := loggedPath(tc.route, tc.path); got != tc.want {
+			t.Errorf("loggedPath(%q, %q) = %q, want %q", tc.route, tc.path, got, tc.want)
 		}
 	}
 }

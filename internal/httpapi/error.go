@@ -47,7 +47,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if kind == folio.Internal || kind == folio.Unavailable {
 		s.logger.LogAttrs(r.Context(), slog.LevelError, "request failed",
 			slog.String("request_id", requestIDFrom(r.Context())),
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.String("method", r.Method), slog.String("path", loggedPath(r.Pattern, r.URL.Path)),
 			slog.Int("status", status), slog.String("error", err.Error()))
 	}
 	if kind == folio.Timeout {

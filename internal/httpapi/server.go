@@ -428,9 +428,39 @@ func (s *Server) observe(r *http.Request, route string, status int, start time.T
 	if s.accessLog {
 		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("request_id", requestIDFrom(r.Context())),
-			slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
+			slog.String("method", r.Method), slog.String("route", route), slog.String("path", loggedPath(route, r.URL.Path)),
 			slog.Int("status", status), slog.Duration("duration", d), slog.String("client", folio.ClientAddress(r.Context())))
 	}
+}
+
+// secretWildcards are the path wildcards that carry a secret: an invite
+// link's id (GET /join/{org}/{invite}, POST /v1/orgs/{organizationId}/invites/{inviteId})
+// and a one-time sign-in token (GET /signin/link/{token}). The access log,
+// often shipped to a third party, shows them as the wildcard's name.
+var secretWildcards = map[string]bool{"{invite}": true, "{inviteId}": true, "{token}": true}
+
+// loggedPath is the path of a request to route (a pattern such as
+// "GET /join/{org}/{invite}") as the access log shows it: the segments of
+// secretWildcards replaced by the wildcard.
+func loggedPath(route, path string) string {
+	_, pattern, ok := strings.Cut(route, " ")
+	if !ok || !strings.ContainsAny(pattern, "{") {
+		return path
+	}
+	ps, segs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	changed := false
+	for i, p := range ps {
+		if strings.HasSuffix(p, "...}") || i >= len(segs) {
+			break // the segments after a {rest...} do not line up
+		}
+		if secretWildcards[p] {
+			segs[i], changed = p, true
+		}
+	}
+	if !changed {
+		return path
+	}
+	return strings.Join(segs, "/")
 }
 
 var probeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
