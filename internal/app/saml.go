@@ -272,25 +272,26 @@ const samlLoginTTL = 10 * time.Minute
 
 // SAMLStart begins a login through a provider: it records the AuthnRequest
 // under a random state and returns the identity provider URL to redirect
-// the browser to, with the state as RelayState.
-func (a *App) SAMLStart(ctx context.Context, orgID, id folio.ID) (string, error) {
+// the browser to, with the state as RelayState, and the state (for the
+// browser's cookie that binds the login to it).
+func (a *App) SAMLStart(ctx context.Context, orgID, id folio.ID) (redirect, state string, err error) {
 	var p *folio.SAMLProvider
-	err := a.db.Read(ctx, func(tx *store.Tx) (err error) {
+	err = a.db.Read(ctx, func(tx *store.Tx) (err error) {
 		p, err = activeProvider(ctx, tx, orgID, id)
 		return err
 	})
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	state := randomState()
+	state = randomState()
 	redirect, reqID, err := a.spProvider(p).AuthnRedirect(state)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	err = a.db.Write(ctx, func(tx *store.Tx) error {
 		return store.CreateSAMLLogin(ctx, tx, state, p.ID, reqID, tx.Now.Add(samlLoginTTL).UnixMicro())
 	})
-	return redirect, err
+	return redirect, state, err
 }
 
 func randomState() string {

@@ -92,9 +92,12 @@ func (s *Server) listSSOProviderLoginsInOrganization(w http.ResponseWriter, r *h
 
 // samlStart redirects the browser to the identity provider.
 func (s *Server) samlStart(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.app.SAMLStart(r.Context(), r.PathValue("organizationId"), r.PathValue("samlProviderId"))
+	u, state, err := s.app.SAMLStart(r.Context(), r.PathValue("organizationId"), r.PathValue("samlProviderId"))
 	if err != nil {
 		return err
+	}
+	if s.web != nil {
+		s.web.BindSAMLStart(w, state) // a browser's answer lands in the web application
 	}
 	http.Redirect(w, r, u, http.StatusFound)
 	return nil
@@ -151,7 +154,11 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	resp, state := r.PostForm.Get("SAMLResponse"), r.PostForm.Get("RelayState")
 	w.Header().Set("Cache-Control", "no-store")
 	if !strings.Contains(r.Header.Get("Accept"), "application/json") && s.web != nil {
-		// A browser lands in the web application, signed in.
+		// A browser lands in the web application, signed in, if it is the
+		// browser that started the sign-in.
+		if err := s.web.CheckSAMLState(w, r, state); err != nil {
+			return err
+		}
 		login, err := s.app.SAMLSignIn(r.Context(), org, provider, resp, state)
 		if err != nil {
 			return err

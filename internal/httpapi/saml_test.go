@@ -12,6 +12,7 @@ import (
 
 	"github.com/foliodocs/folio"
 	"github.com/foliodocs/folio/internal/apitest"
+	"github.com/foliodocs/folio/internal/httpapi"
 	"github.com/foliodocs/folio/internal/sso/ssotest"
 )
 
@@ -45,7 +46,14 @@ var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request
 // IdP answers with.
 func startLogin(t *testing.T, s *apitest.Server, idp *ssotest.IdP, p samlProvider) (action, resp, state string) {
 	t.Helper()
-	res, err := noRedirect.Get(s.URL + strings.TrimPrefix(p.Service.StartURL, apitest.PublicURL))
+	return startLoginIn(t, s, noRedirect, idp, p)
+}
+
+// startLoginIn is startLogin in a browser: c keeps the cookie that binds
+// the login to it.
+func startLoginIn(t *testing.T, s *apitest.Server, c *http.Client, idp *ssotest.IdP, p samlProvider) (action, resp, state string) {
+	t.Helper()
+	res, err := c.Get(s.URL + strings.TrimPrefix(p.Service.StartURL, apitest.PublicURL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,10 +135,10 @@ func TestSAMLLoginEndToEnd(t *testing.T) {
 		// A second login gives an HTML page and leaves the profile alone: an
 		// organization's IdP does not rewrite accounts.
 		idp.SetUser("grace@example.com", "Rear Admiral Hopper")
-		action, resp, state = startLogin(t, s, idp, p)
 		// A browser's login lands in the web application, signed in.
 		jar, _ := cookiejar.New(nil)
 		browser := &http.Client{Jar: jar}
+		action, resp, state = startLoginIn(t, s, &http.Client{Jar: jar, CheckRedirect: noRedirect.CheckRedirect}, idp, p)
 		res, err := browser.PostForm(s.URL+strings.TrimPrefix(action, apitest.PublicURL), url.Values{"SAMLResponse": {resp}, "RelayState": {state}})
 		if err != nil {
 			t.Fatal(err)
@@ -186,22 +194,22 @@ func TestSAMLRefusesBadResponses(t *testing.T) {
 		raw, _ := base64.StdEncoding.DecodeString(resp)
 		i := strings.Index(string(raw), "CipherValue>") + 40
 		raw[i] ^= 0x01
-		if code, body := postACS(t, s, action, base64.StdEncoding.EncodeToString(raw), state, ""); code != 400 || !strings.Contains(body, "not valid") {
+		if code, body := postACS(t, s, action, base64.StdEncoding.EncodeToString(raw), state, "application/json"); code != 400 || !strings.Contains(body, "not valid") {
 			t.Fatalf("tampered: %d %s", code, body)
 		}
 		// Expired: the answer arrives five minutes after it was issued.
 		action, resp, state = startLogin(t, s, idp, p)
 		s.Clock.Set(time.Now().Add(5 * time.Minute))
-		if code, body := postACS(t, s, action, resp, state, ""); code != 400 || !strings.Contains(body, "not valid") {
+		if code, body := postACS(t, s, action, resp, state, "application/json"); code != 400 || !strings.Contains(body, "not valid") {
 			t.Fatalf("expired: %d %s", code, body)
 		}
 		s.Clock.Set(time.Time{})
 		// IdP-initiated logins and unknown states are refused.
 		action, resp, state = idp.IdPInitiated(t, p.Service.EntityID)
-		if code, _ := postACS(t, s, action, resp, state, ""); code != 400 {
+		if code, _ := postACS(t, s, action, resp, state, "application/json"); code != 400 {
 			t.Fatalf("IdP-initiated: %d", code)
 		}
-		if code, _ := postACS(t, s, action, "", "", ""); code != 400 {
+		if code, _ := postACS(t, s, action, "", "", "application/json"); code != 400 {
 			t.Fatalf("empty form: %d", code)
 		}
 		if members() != before {
@@ -357,5 +365,116 @@ func TestSAMLProviderValidation(t *testing.T) {
 		s.Do(t, reader, "GET", path, nil).WantError(t, 403, "admins")
 		s.Do(t, otherAdmin, "GET", path, nil).WantError(t, 404, "organization not found")
 		s.Do(t, "", "GET", "/v1/orgs/nope/sso", nil).WantError(t, 404, "organization not found")
+	})
+}
+
+// newSAMLBrowser is an HTTP client with cookies that does not follow redirects.
+func newSAMLBrowser() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, CheckRedirect: noRedirect.CheckRedirect}
+}
+
+// postForm posts an IdP's form to the ACS as a browser does (no JSON).
+func postForm(t *testing.T, s *apitest.Server, c *http.Client, action, resp, state string) *http.Response {
+	t.Helper()
+	res, err := c.PostForm(s.URL+strings.TrimPrefix(action, apitest.PublicURL), url.Values{"SAMLResponse": {resp}, "RelayState": {state}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res
+}
+
+// TestSAMLBrowserSignInIsBoundToItsBrowser: an identity provider's answer
+// captured in one browser and posted from another (a page of the attacker
+// submitting it) signs that browser in as no one; posted from the browser
+// that started the sign-in, it works.
+func TestSAMLBrowserSignInIsBoundToItsBrowser(t *testing.T) {
+	apitest.Run(t, func(t *testing.T, s *apitest.Server) {
+		org, _, idp, p, _ := samlSetup(t, s)
+		idp.SetUser("mallory@example.com", "Mallory")
+		attacker, victim := newSAMLBrowser(), newSAMLBrowser()
+		// Both starts: the API's (the provider's start URL) and the web application's.
+		for _, start := range []string{p.Service.StartURL, apitest.PublicURL + "/signin/sso/" + org + "/" + p.ID} {
+			res, err := attacker.Get(s.URL + strings.TrimPrefix(start, apitest.PublicURL))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusFound {
+				t.Fatalf("%s: %d", start, res.StatusCode)
+			}
+			action, resp, state := idp.Login(t, res.Header.Get("Location"))
+			res = postForm(t, s, victim, action, resp, state)
+			if res.StatusCode != 400 || strings.Contains(strings.Join(res.Header.Values("Set-Cookie"), ";"), "folio_session=") {
+				t.Fatalf("%s: another browser's answer: %d %v", start, res.StatusCode, res.Header)
+			}
+			for _, c := range victim.Jar.Cookies(mustParse(t, s.URL)) {
+				if c.Name == "folio_session" {
+					t.Fatalf("%s: the victim got a session", start)
+				}
+			}
+			// A forged cookie of another value does not help either.
+			forged := newSAMLBrowser()
+			forged.Jar.SetCookies(mustParse(t, s.URL), []*http.Cookie{{Name: "folio_saml", Value: "forged", Path: "/"}})
+			if res := postForm(t, s, forged, action, resp, state); res.StatusCode != 400 {
+				t.Fatalf("%s: a forged cookie: %d", start, res.StatusCode)
+			}
+			// The browser that started it signs in.
+			res = postForm(t, s, attacker, action, resp, state)
+			if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/o/"+org {
+				t.Fatalf("%s: the starting browser: %d %v", start, res.StatusCode, res.Header)
+			}
+		}
+	})
+}
+
+// TestSAMLWebStartRateLimit: the web application's SAML start, which
+// records a login each time, counts against the sign-in limit.
+func TestSAMLWebStartRateLimit(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{RateLimits: httpapi.RateLimits{Sensitive: 3}}, func(t *testing.T, s *apitest.Server) {
+		org, _, _, p, _ := samlSetup(t, s)
+		for i := range 4 {
+			res, err := noRedirect.Get(s.URL + "/signin/sso/" + org + "/" + p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if want := map[bool]int{true: http.StatusFound, false: http.StatusTooManyRequests}[i < 3]; res.StatusCode != want {
+				t.Fatalf("start %d: %d, want %d", i+1, res.StatusCode, want)
+			}
+		}
+	})
+}
+
+func mustParse(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// TestSAMLStartCookieOnHTTPS: on https the binding cookie has the __Host-
+// prefix, is Secure and HttpOnly, and SameSite=None, since the identity
+// provider posts to the ACS from its own site.
+func TestSAMLStartCookieOnHTTPS(t *testing.T) {
+	apitest.RunOptions(t, apitest.Options{PublicURL: "https://folio.test"}, func(t *testing.T, s *apitest.Server) {
+		org, _, _, p, _ := samlSetup(t, s)
+		for _, start := range []string{"/signin/sso/" + org + "/" + p.ID, "/v1/orgs/" + org + "/saml/" + p.ID + "/start"} {
+			res, err := noRedirect.Get(s.URL + start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			c := res.Header.Get("Set-Cookie")
+			for _, want := range []string{"__Host-folio_saml=", "Path=/", "HttpOnly", "Secure", "SameSite=None", "Max-Age=600"} {
+				if res.StatusCode != http.StatusFound || !strings.Contains(c, want) {
+					t.Fatalf("%s: %d, cookie %q lacks %s", start, res.StatusCode, c, want)
+				}
+			}
+		}
 	})
 }

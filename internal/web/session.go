@@ -213,12 +213,63 @@ func (h *Handler) signInWithLink(w http.ResponseWriter, r *http.Request, q *req)
 
 // ssoStart sends the browser to the organization's identity provider; its
 // answer comes back to the API's ACS, which lands here with a session.
+// Each start records a login, so it counts against the sign-in rate limit.
 func (h *Handler) ssoStart(w http.ResponseWriter, r *http.Request, q *req) error {
-	u, err := h.app.SAMLStart(r.Context(), r.PathValue("org"), r.PathValue("provider"))
+	if err := h.limitSignIn(w, r, ""); err != nil {
+		return err
+	}
+	u, state, err := h.app.SAMLStart(r.Context(), r.PathValue("org"), r.PathValue("provider"))
 	if err != nil {
 		return err
 	}
+	h.BindSAMLStart(w, state)
 	http.Redirect(w, r, u, http.StatusFound)
+	return nil
+}
+
+// samlCookie is the cookie that ties a SAML sign-in to the browser that
+// began it, as oidcCookie does for OpenID Connect: it holds the RelayState
+// the identity provider must post back, so a response captured in one
+// browser and posted from another (login CSRF, session replacement) is
+// refused.
+func (h *Handler) samlCookie() string {
+	if h.secure {
+		return "__Host-folio_saml"
+	}
+	return "folio_saml"
+}
+
+// samlStartTTL is how long the browser keeps a started SAML sign-in's
+// state (the app's own record lasts as long).
+const samlStartTTL = 10 * time.Minute
+
+// BindSAMLStart sets the cookie of a SAML sign-in started with state, in
+// the answer that sends the browser to the identity provider.
+func (h *Handler) BindSAMLStart(w http.ResponseWriter, state string) {
+	// The identity provider posts to the ACS from its own site: on https
+	// the cookie is SameSite=None (with Secure); on http, where None needs
+	// Secure, it has no SameSite, which browsers still send on a top-level
+	// cross-site POST shortly after it was set.
+	c := &http.Cookie{Name: h.samlCookie(), Value: state, Path: "/", HttpOnly: true, MaxAge: int(samlStartTTL.Seconds())}
+	if h.secure {
+		c.Secure, c.SameSite = true, http.SameSiteNoneMode
+	}
+	http.SetCookie(w, c)
+}
+
+// CheckSAMLState is the ACS's check, before it signs a browser in, that
+// this browser started the sign-in whose RelayState is state; it clears
+// the cookie either way. Invalid when the browser did not.
+func (h *Handler) CheckSAMLState(w http.ResponseWriter, r *http.Request, state string) error {
+	c := &http.Cookie{Name: h.samlCookie(), Value: "", Path: "/", HttpOnly: true, MaxAge: -1}
+	if h.secure {
+		c.Secure, c.SameSite = true, http.SameSiteNoneMode
+	}
+	http.SetCookie(w, c)
+	got, err := r.Cookie(h.samlCookie())
+	if err != nil || !equalToken(got.Value, state) {
+		return folio.Errorf(folio.Invalid, "this sign-in was not started in this browser or has expired: start again")
+	}
 	return nil
 }
 
