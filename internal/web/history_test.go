@@ -151,7 +151,7 @@ func TestRestoreVersion(t *testing.T) {
 		if f.text(t, "") != before || f.current(t) != rev {
 			t.Fatal("refused restores changed the page")
 		}
-		if l, _ := s.App.ListChangeRequests(context.Background(), f.writerCall, f.space, folio.ChangeRequestFilter{Status: "open"}, folio.ListOptions{}); len(l.Items) != 0 {
+		if l, _ := s.App.ListChangeRequests(context.Background(), f.writerCall, f.space, folio.ChangeRequestFilter{Status: "open"}, folio.ListOptions{Limit: 10}); len(l.Items) != 0 {
 			t.Fatalf("refused restores opened change requests: %d", len(l.Items))
 		}
 
