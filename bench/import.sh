@@ -37,17 +37,6 @@ server_pid=
 zip_pid=
 databases=()
 
-stop_pid() {
-  [ -n "$1" ] || return 0
-  kill -TERM "$1" 2>/dev/null || true
-  for _ in $(seq 50); do
-    kill -0 "$1" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -KILL "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-}
-
 cleanup() {
   stop_pid "$server_pid"
   stop_pid "$zip_pid"

@@ -1,4 +1,4 @@
-# Shell functions shared by bench/load.sh and bench/reader.sh (sourced).
+# Shell functions shared by the bench scripts (sourced).
 # shellcheck shell=bash
 
 say() { printf '== %s\n' "$*" >&2; }
@@ -203,4 +203,17 @@ cgroup_remove() {
     sleep 0.1
   done
   echo "warning: could not remove cgroup $1" >&2
+}
+
+# stop_pid PID: stops a process (TERM, then KILL after 5 s) and reaps it;
+# nothing when PID is empty.
+stop_pid() {
+  [ -n "$1" ] || return 0
+  kill -TERM "$1" 2>/dev/null || true
+  for _ in $(seq 50); do
+    kill -0 "$1" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
 }

@@ -50,11 +50,6 @@ need_tools curl jq node npm python3
 tmp=$(mktemp -d)
 server_pid=
 zip_pid=
-stop_pid() {
-  [ -n "$1" ] || return 0
-  kill -TERM "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-}
 trap 'stop_pid "$server_pid"; stop_pid "$zip_pid"; rm -rf "$tmp"' EXIT
 
 

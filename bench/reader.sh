@@ -66,17 +66,6 @@ databases=()
 cgroup_dir=
 cgroups=()
 
-stop_pid() {
-  [ -n "$1" ] || return 0
-  kill -TERM "$1" 2>/dev/null || true
-  for _ in $(seq 50); do
-    kill -0 "$1" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -KILL "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-}
-
 cleanup() {
   [ -z "$wrk_pid" ] || kill "$wrk_pid" 2>/dev/null || true
   stop_pid "$server_pid"
@@ -99,7 +88,6 @@ go build -o "$tmp/staticserve" ./bench/staticserve
 
 clk_tck=$(getconf CLK_TCK)
 
-
 # wait_listen PID OUT: waits for "listening on http://ADDR" in OUT and prints
 # ADDR.
 
@@ -115,7 +103,6 @@ api() {
   curl -fsS -X "$1" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     ${3:+--data "$3"} "$base_url$2"
 }
-
 
 rows=()
 notes=()
