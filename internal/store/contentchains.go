@@ -32,18 +32,7 @@ func LoadContentChains(ctx context.Context, t *Tx, orgID, item, parent folio.ID,
 	// grants are those to the users (principal_id) and to their teams (each
 	// team grant once per member asked for); a node without any comes back
 	// once with NULLs.
-	q := `WITH RECURSIVE chain (id, parent_id, title, description, default_level, position, created_at, updated_at, depth) AS (
-		SELECT c.id, c.parent_id, c.title, c.description, c.default_level, c.position, c.created_at, c.updated_at, 1
-		FROM collections c WHERE c.id = ? AND c.organization_id = ?
-		UNION ALL
-		SELECT c.id, c.parent_id, c.title, c.description, c.default_level, c.position, c.created_at, c.updated_at, chain.depth + 1
-		FROM chain JOIN collections c ON c.id = chain.parent_id
-		WHERE c.organization_id = ? AND chain.depth < ?
-	), nodes (id, collection, parent_id, title, description, default_level, position, created_at, updated_at) AS (
-		SELECT id, 1, parent_id, title, description, default_level, position, created_at, updated_at FROM chain
-		UNION ALL
-		SELECT CAST(? AS TEXT), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-	), held (target_id, organization_id, user_id, principal_kind, principal_id, role) AS (
+	q := chainNodes + `, held (target_id, organization_id, user_id, principal_kind, principal_id, role) AS (
 		SELECT g.target_id, g.organization_id, g.principal_id, g.principal_kind, g.principal_id, g.role
 		FROM nodes n JOIN content_grants g ON g.target_id = n.id
 		WHERE g.principal_kind = 'user' AND g.principal_id IN ` + list + `

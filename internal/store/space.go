@@ -285,18 +285,7 @@ func (tree *ContentTree) AddChain(ctx context.Context, t *Tx, orgID, userID, ite
 	// matched on target alone, which uses the primary key, and their
 	// organization is checked here: SQLite without statistics would
 	// otherwise walk the organization's grants by content_grants_principal.
-	const q = `WITH RECURSIVE chain (id, parent_id, title, description, default_level, position, created_at, updated_at, depth) AS (
-		SELECT c.id, c.parent_id, c.title, c.description, c.default_level, c.position, c.created_at, c.updated_at, 1
-		FROM collections c WHERE c.id = ? AND c.organization_id = ?
-		UNION ALL
-		SELECT c.id, c.parent_id, c.title, c.description, c.default_level, c.position, c.created_at, c.updated_at, chain.depth + 1
-		FROM chain JOIN collections c ON c.id = chain.parent_id
-		WHERE c.organization_id = ? AND chain.depth < ?
-	), nodes (id, collection, parent_id, title, description, default_level, position, created_at, updated_at) AS (
-		SELECT id, 1, parent_id, title, description, default_level, position, created_at, updated_at FROM chain
-		UNION ALL
-		SELECT CAST(? AS TEXT), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-	)
+	const q = chainNodes + `
 	SELECT n.id, n.collection, n.parent_id, n.title, n.description, n.default_level, n.position, n.created_at, n.updated_at,
 		g.organization_id, g.principal_kind, g.principal_id, g.role
 	FROM nodes n LEFT JOIN content_grants g ON g.target_id = n.id AND (
@@ -397,3 +386,22 @@ func PurgeSpace(ctx context.Context, t *Tx, id folio.ID, cutoff int64) (bool, er
 	_, err = t.exec(ctx, `DELETE FROM content_grants WHERE target_id = ?`, id)
 	return true, wrap(err, "purge space grants")
 }
+
+// chainNodes is the start of the queries of a space's or collection's
+// chain of collections (LoadContentChain, LoadContentChains): the CTEs
+// chain (the collections from the item's parent up, at most
+// MaxCollectionChain of them, in the organization) and nodes (the chain's
+// collections and the item itself). Their arguments: parent, organization,
+// organization, MaxCollectionChain, item.
+const chainNodes = `WITH RECURSIVE chain (id, parent_id, title, description, default_level, position, created_at, updated_at, depth) AS (
+		SELECT c.id, c.parent_id, c.title, c.description, c.default_level, c.position, c.created_at, c.updated_at, 1
+		FROM collections c WHERE c.id = ? AND c.organization_id = ?
+		UNION ALL
+		SELECT c.id, c.parent_id, c.title, c.description, c.default_level, c.position, c.created_at, c.updated_at, chain.depth + 1
+		FROM chain JOIN collections c ON c.id = chain.parent_id
+		WHERE c.organization_id = ? AND chain.depth < ?
+	), nodes (id, collection, parent_id, title, description, default_level, position, created_at, updated_at) AS (
+		SELECT id, 1, parent_id, title, description, default_level, position, created_at, updated_at FROM chain
+		UNION ALL
+		SELECT CAST(? AS TEXT), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+	)`
