@@ -37,29 +37,44 @@ func pageTitle(title string) (string, error) {
 // parent's pages and returns its id. Invalid, NotFound (space or parent) or
 // Forbidden.
 func (a *App) CreatePage(ctx context.Context, caller folio.Caller, spaceID folio.ID, in NewPageInput) (string, error) {
-	title, err := pageTitle(in.Title)
+	id, build, err := in.builder()
 	if err != nil {
 		return "", err
 	}
-	if in.Type != content.PageDocument && in.Type != content.PageGroup {
-		return "", folio.FieldErrorf("type", "type must be document or group")
-	}
-	id := folio.NewID()
-	_, err = a.commit(ctx, caller, spaceID, edit{check: requireEditable, typ: folio.RevisionEdits,
-		build: func(base *Content) (*content.Snapshot, error) {
-			p := &content.Page{ID: id, Type: in.Type, Title: title}
-			t := base.Tree.Fork()
-			pages, ok := insertPage(t.Pages, in.Parent, -1, p)
-			if !ok {
-				return nil, errPageNotFound
-			}
-			t.Pages = pages
-			return &content.Snapshot{Tree: t}, nil
-		}})
-	if err != nil {
+	if _, err = a.commit(ctx, caller, spaceID, edit{check: requireEditable, typ: folio.RevisionEdits, build: build}); err != nil {
 		return "", err
 	}
 	return id, nil
+}
+
+// CheckNewPage validates a new page's title and type as CreatePage and
+// CreateChangeRequestPage do (Invalid), so that a form which opens a change
+// request for a page can refuse a bad one before opening it.
+func CheckNewPage(in NewPageInput) error {
+	_, _, err := in.builder()
+	return err
+}
+
+// builder checks a new page and returns its id and the edit that adds it,
+// empty, at the end of its parent's pages ("" for the top level).
+func (in NewPageInput) builder() (folio.ID, func(*Content) (*content.Snapshot, error), error) {
+	title, err := pageTitle(in.Title)
+	if err != nil {
+		return "", nil, err
+	}
+	if in.Type != content.PageDocument && in.Type != content.PageGroup {
+		return "", nil, folio.FieldErrorf("type", "type must be document or group")
+	}
+	id := folio.NewID()
+	return id, func(base *Content) (*content.Snapshot, error) {
+		t := base.Tree.Fork()
+		pages, ok := insertPage(t.Pages, in.Parent, -1, &content.Page{ID: id, Type: in.Type, Title: title})
+		if !ok {
+			return nil, errPageNotFound
+		}
+		t.Pages = pages
+		return &content.Snapshot{Tree: t}, nil
+	}, nil
 }
 
 // RenamePage changes a page's title (its slug, and so its URL, stays).

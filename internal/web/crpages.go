@@ -21,16 +21,19 @@ func (h *Handler) crPagesRoutes() {
 	h.handle("POST /s/{space}/~/pages/propose", signedIn, h.proposePage)
 }
 
-// newPageForm reads the title and kind of a new page form.
-func newPageForm(r *http.Request) (app.NewPageInput, error) {
+// pageInput reads a "New page" form: a document unless it says group.
+func pageInput(r *http.Request) app.NewPageInput {
 	in := app.NewPageInput{Type: r.PostForm.Get("type"), Title: r.PostForm.Get("title"), Parent: r.PostForm.Get("parent")}
 	if in.Type == "" {
 		in.Type = content.PageDocument
 	}
-	if in.Type != content.PageDocument && in.Type != content.PageGroup {
-		return in, folio.FieldErrorf("type", "type must be document or group")
-	}
-	return in, app.CheckPageTitle(in.Title)
+	return in
+}
+
+// newPageForm reads a "New page" form and checks it as the app will.
+func newPageForm(r *http.Request) (app.NewPageInput, error) {
+	in := pageInput(r)
+	return in, app.CheckNewPage(in)
 }
 
 // afterNewPage goes to a new page's editor in its change request (a

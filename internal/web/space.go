@@ -245,12 +245,7 @@ func (h *Handler) pageByID(w http.ResponseWriter, r *http.Request, q *req) error
 // createPage adds a page or group from the "New page" form.
 func (h *Handler) createPage(w http.ResponseWriter, r *http.Request, q *req) error {
 	spaceID := r.PathValue("space")
-	typ := r.PostForm.Get("type")
-	if typ == "" {
-		typ = content.PageDocument
-	}
-	id, err := h.app.CreatePage(r.Context(), q.caller, spaceID,
-		app.NewPageInput{Type: typ, Title: r.PostForm.Get("title"), Parent: r.PostForm.Get("parent")})
+	id, err := h.app.CreatePage(r.Context(), q.caller, spaceID, pageInput(r))
 	if err != nil {
 		return err
 	}
